@@ -1,0 +1,94 @@
+// buildApp(deps) -> a Fastify instance with every module registered. No I/O at import time:
+// the database and configuration come in, so tests build as many apps as they like.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/database.js';
+import { catalogRoutes } from './modules/catalog/routes.js';
+import { checkoutRoutes } from './modules/checkout/routes.js';
+import { contentRoutes } from './modules/content/routes.js';
+import { leadRoutes } from './modules/leads/routes.js';
+import { marketRoutes } from './modules/markets/routes.js';
+import { MarketService } from './modules/markets/service.js';
+import { newsletterRoutes } from './modules/newsletter/routes.js';
+import { opsRoutes } from './modules/ops/routes.js';
+import { type Clock, systemClock } from './platform/clock.js';
+import { registerErrorHandling } from './platform/http-errors.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+}
+
+export type App = FastifyInstance & { ctx: AppContext };
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["api-token"]'],
+    },
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { allErrors: true } },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const ctx = {
+    config,
+    database: deps.database,
+    clock: deps.clock ?? systemClock,
+    log: app.log,
+    events: new EventEmitter(),
+  } as AppContext;
+  ctx.markets = new MarketService(ctx);
+  ctx.events.on('catalog:changed', () => ctx.markets.invalidate());
+  app.decorate('ctx', ctx);
+
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'itinera API',
+        version: '0.1.0',
+        description: 'Catalog and content, checkout, newsletter, leads and operations endpoints of itinera.',
+      },
+      servers: [{ url: config.appUrl }],
+      tags: [
+        { name: 'catalog', description: 'Market-scoped product catalog' },
+        { name: 'content', description: 'Editorial content (CMS)' },
+        { name: 'checkout', description: 'Stateful checkout' },
+        { name: 'newsletter', description: 'Newsletter subscription' },
+        { name: 'leads', description: 'Lead capture' },
+        { name: 'ops', description: 'Deployments, health and internal endpoints' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await marketRoutes(app, ctx);
+  await catalogRoutes(app, ctx);
+  await contentRoutes(app, ctx);
+  await checkoutRoutes(app, ctx);
+  await newsletterRoutes(app, ctx);
+  await leadRoutes(app, ctx);
+  await opsRoutes(app, ctx);
+
+  return app as unknown as App;
+}

@@ -1,0 +1,207 @@
+// The only reader of process.env. Every setting has a default that runs the embedded demo;
+// a bad value stops the boot with a message naming the variable.
+
+export type AppEnv = 'development' | 'test' | 'staging' | 'production';
+
+export interface Config {
+  port: number;
+  host: string;
+  appEnv: AppEnv;
+  appUrl: string;
+  /** Base URL for storage paths turned into absolute image URLs. */
+  assetBaseUrl: string;
+  /** Frontend site URL used for product paths and trip links. */
+  frontendUrl: string;
+  logLevel: string;
+  /** postgres://... or undefined for embedded PGlite. */
+  databaseUrl?: string;
+  /** Directory of the embedded PGlite database; 'memory' for an in-memory one. */
+  pgliteDir: string;
+  redisUrl?: string;
+  /** Secret for HMAC signatures (preview URLs) and signed cookies. */
+  appKey: string;
+  previewTtlMinutes: number;
+  /** Networks (CIDR or single addresses) whose X-Forwarded-For is trusted. */
+  trustedProxies: string[];
+  /** Load the demo catalog on first start when the database is empty. */
+  loadDemo: boolean;
+  /** Run queue workers inside the API process (embedded default). */
+  inProcessWorkers: boolean;
+  checkout: {
+    sessionTtlMinutes: number;
+    depositPercent: number;
+  };
+  newsletter: {
+    privacyPolicyVersion: string;
+    dnsServers: string[];
+    dnsTimeoutMs: number;
+  };
+  queue: {
+    crmSyncQueue: string;
+  };
+  crm: {
+    apiUrl: string;
+    apiToken: string;
+  };
+  marketing: {
+    apiUrl: string;
+    apiToken: string;
+    listId: string;
+  };
+  stripe: {
+    secretKey: string;
+    apiHost?: string;
+    apiPort?: number;
+    apiProtocol?: 'http' | 'https';
+  };
+  flights: {
+    provider: 'sandbox' | 'http';
+    apiUrl: string;
+    apiToken: string;
+  };
+  deploymentToken: string;
+  health: {
+    expectedEnv?: string;
+    notifyEmail: string;
+    smtpUrl?: string;
+    mailFrom: string;
+    diskPath: string;
+  };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const v = str(env, name, fallback);
+  if (v === '') return v;
+  try {
+    new URL(v);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${v}"`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const appEnv = str(env, 'APP_ENV', env.NODE_ENV === 'test' ? 'test' : 'development');
+  if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {
+    throw new ConfigError(`APP_ENV must be one of development, test, staging, production; got "${appEnv}"`);
+  }
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const appUrl = url(env, 'APP_URL', `http://localhost:${port}`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  const production = appEnv === 'production' || appEnv === 'staging';
+  const appKey = str(env, 'APP_KEY', production ? '' : 'itinera-dev-key-change-me');
+  if (!appKey) throw new ConfigError('APP_KEY must be set in production and staging');
+  if (production && appKey.length < 32) throw new ConfigError('APP_KEY must be at least 32 characters');
+
+  const dnsServers = list(env, 'DNS_SERVERS', []);
+  for (const s of dnsServers) {
+    if (!/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(s)) {
+      throw new ConfigError(`DNS_SERVERS entries must be host:port (IP address), got "${s}"`);
+    }
+  }
+  const stripeBase = env.STRIPE_API_BASE ? url(env, 'STRIPE_API_BASE', '') : '';
+  const stripeUrl = stripeBase ? new URL(stripeBase) : undefined;
+  const flightsProvider = str(env, 'FLIGHTS_PROVIDER', 'sandbox');
+  if (flightsProvider !== 'sandbox' && flightsProvider !== 'http') {
+    throw new ConfigError(`FLIGHTS_PROVIDER must be sandbox or http, got "${flightsProvider}"`);
+  }
+
+  return {
+    port,
+    host: str(env, 'HOST', '0.0.0.0'),
+    appEnv: appEnv as AppEnv,
+    appUrl,
+    assetBaseUrl: url(env, 'ASSET_BASE_URL', `${appUrl}/storage`),
+    frontendUrl: url(env, 'FRONTEND_URL', 'http://localhost:5173'),
+    logLevel: str(env, 'LOG_LEVEL', appEnv === 'test' ? 'silent' : 'info'),
+    databaseUrl,
+    pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),
+    redisUrl,
+    appKey,
+    previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
+    trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),
+    loadDemo: bool(env, 'LOAD_DEMO_DATA', !production),
+    inProcessWorkers: bool(env, 'IN_PROCESS_WORKERS', !databaseUrl),
+    checkout: {
+      sessionTtlMinutes: int(env, 'CHECKOUT_SESSION_TTL_MINUTES', 120, 1),
+      depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),
+    },
+    newsletter: {
+      privacyPolicyVersion: str(env, 'PRIVACY_POLICY_VERSION', 'v1.0'),
+      dnsServers,
+      dnsTimeoutMs: int(env, 'DNS_TIMEOUT_MS', 3000, 100, 30_000),
+    },
+    queue: {
+      crmSyncQueue: str(env, 'CRM_SYNC_QUEUE', 'crm-sync'),
+    },
+    crm: {
+      apiUrl: url(env, 'CRM_API_URL', 'https://api.pipedrive.com'),
+      apiToken: str(env, 'CRM_API_TOKEN', ''),
+    },
+    marketing: {
+      apiUrl: url(env, 'MARKETING_API_URL', ''),
+      apiToken: str(env, 'MARKETING_API_TOKEN', ''),
+      listId: str(env, 'MARKETING_LIST_ID', ''),
+    },
+    stripe: {
+      secretKey: str(env, 'STRIPE_SECRET_KEY', ''),
+      apiHost: stripeUrl?.hostname,
+      apiPort: stripeUrl ? Number(stripeUrl.port || (stripeUrl.protocol === 'https:' ? 443 : 80)) : undefined,
+      apiProtocol: stripeUrl ? (stripeUrl.protocol.replace(':', '') as 'http' | 'https') : undefined,
+    },
+    flights: {
+      provider: flightsProvider,
+      apiUrl: url(env, 'FLIGHTS_API_URL', ''),
+      apiToken: str(env, 'FLIGHTS_API_TOKEN', ''),
+    },
+    deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
+    health: {
+      expectedEnv: env.HEALTH_EXPECTED_ENV || undefined,
+      notifyEmail: str(env, 'HEALTH_NOTIFY_EMAIL', ''),
+      smtpUrl: env.SMTP_URL || undefined,
+      mailFrom: str(env, 'MAIL_FROM', 'itinera@localhost'),
+      diskPath: str(env, 'HEALTH_DISK_PATH', '.'),
+    },
+  };
+}

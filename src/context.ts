@@ -1,0 +1,23 @@
+// What every module gets: configuration, the database, the clock, a logger, the in-process
+// event bus and the market registry. Built once per process (or per test) in app.ts.
+import type { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { MarketService } from './modules/markets/service.js';
+import type { Clock } from './platform/clock.js';
+
+/**
+ * In-process events. 'catalog:changed' after an import (caches drop what they hold);
+ * 'deployment:completed' after a deployment is recorded.
+ */
+export type AppEvents = EventEmitter;
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  events: AppEvents;
+  markets: MarketService;
+}

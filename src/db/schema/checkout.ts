@@ -1,0 +1,2 @@
+// Tables of the checkout module (see its migration range in src/db/migrations).
+export {};

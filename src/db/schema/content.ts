@@ -1,0 +1,2 @@
+// Tables of the content module (see its migration range in src/db/migrations).
+export {};

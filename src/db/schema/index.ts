@@ -1,0 +1,5 @@
+export * from './catalog.js';
+export * from './checkout.js';
+export * from './content.js';
+export * from './newsletter.js';
+export * from './ops.js';

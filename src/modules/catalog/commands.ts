@@ -1,0 +1,3 @@
+import type { Command } from '../../platform/cli.js';
+
+export const commands: Record<string, Command> = {};

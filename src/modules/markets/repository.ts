@@ -1,0 +1,52 @@
+import { asc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { airports, marketAirports, markets } from '../../db/schema/index.js';
+
+export interface MarketAirport {
+  iata_code: string;
+  name: string;
+  city: string;
+  is_primary: boolean;
+}
+
+export interface Market {
+  id: number;
+  code: string;
+  name: string;
+  isActive: boolean;
+  defaultLanguage: string;
+  languages: string[];
+  tourPathSlugs: Record<string, string>;
+  currency: { code: string; name: string; symbol: string };
+  timezone: string;
+  airports: MarketAirport[];
+}
+
+export async function loadMarkets(db: DbOrTx): Promise<Market[]> {
+  const rows = await db.select().from(markets).orderBy(asc(markets.id));
+  const links = await db
+    .select({
+      marketId: marketAirports.marketId,
+      iata: airports.iataCode,
+      name: airports.name,
+      city: airports.city,
+      isPrimary: marketAirports.isPrimary,
+    })
+    .from(marketAirports)
+    .innerJoin(airports, eq(airports.iataCode, marketAirports.iataCode))
+    .orderBy(asc(marketAirports.sortOrder), asc(airports.iataCode));
+  return rows.map((m) => ({
+    id: m.id,
+    code: m.code,
+    name: m.name,
+    isActive: m.isActive,
+    defaultLanguage: m.defaultLanguage,
+    languages: m.languages,
+    tourPathSlugs: m.tourPathSlugs,
+    currency: { code: m.currencyCode, name: m.currencyName, symbol: m.currencySymbol },
+    timezone: m.timezone,
+    airports: links
+      .filter((l) => l.marketId === m.id)
+      .map((l) => ({ iata_code: l.iata, name: l.name, city: l.city, is_primary: l.isPrimary })),
+  }));
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import type { MarketScope } from './rules.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set by marketScoped routes: the resolved market, language and locale */
+    scope: MarketScope;
+  }
+}
+
+export const MarketParams = Type.Object({
+  market: Type.String({ description: 'Market code, letters only, case-insensitive (es, DE, ...)' }),
+  lang: Type.String({ description: 'Language code, letters only, case-insensitive' }),
+});
+
+/**
+ * Registers routes under /api/:market/:lang whose requests carry a resolved `request.scope`;
+ * market errors (404/403) come before language errors (400), as the contract orders them.
+ */
+export async function marketScoped(
+  app: FastifyInstance,
+  ctx: AppContext,
+  register: (scoped: FastifyInstance) => void | Promise<void>,
+): Promise<void> {
+  await app.register(async (scoped) => {
+    scoped.decorateRequest('scope', null as unknown as MarketScope);
+    scoped.addHook('preHandler', async (request: FastifyRequest) => {
+      const params = request.params as { market: string; lang: string };
+      request.scope = await ctx.markets.scope(params.market, params.lang);
+    });
+    await register(scoped);
+  });
+}
+
+const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+
+const MarketConfig = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  locale: Type.String(),
+  supported_languages: Type.Array(Type.String()),
+  tour_path_slugs: Type.Record(Type.String(), Type.String()),
+  currency: Type.Object({ code: Type.String(), name: Type.String() }),
+  timezone: Type.String(),
+  departure_airports: Type.Array(
+    Type.Object({ iata_code: Type.String(), name: Type.String(), city: Type.String(), is_primary: Type.Boolean() }),
+  ),
+});
+
+export async function marketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get(
+    '/api/:market/config',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Market configuration',
+        params: Type.Object({ market: Type.String() }),
+        response: { 200: Type.Object({ data: MarketConfig }), 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const m = await ctx.markets.market((request.params as { market: string }).market);
+      return {
+        data: {
+          code: m.code,
+          name: m.name,
+          locale: `${m.defaultLanguage}_${m.code.toUpperCase()}`,
+          supported_languages: m.languages,
+          tour_path_slugs: m.tourPathSlugs,
+          currency: { code: m.currency.code, name: m.currency.name },
+          timezone: m.timezone,
+          departure_airports: m.airports,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,42 @@
+// Market resolution: letters-only, case-insensitive segments; market first, then language.
+import { AppError } from '../../platform/errors.js';
+import type { Market } from './repository.js';
+
+export interface MarketScope {
+  market: Market;
+  /** lower-case language code */
+  lang: string;
+  /** `<lang>_<MARKET>`, e.g. ca_ES */
+  locale: string;
+}
+
+const LETTERS = /^[A-Za-z]+$/;
+
+export function localeOf(lang: string, marketCode: string): string {
+  return `${lang.toLowerCase()}_${marketCode.toUpperCase()}`;
+}
+
+export function resolveMarketCode(segment: string, markets: ReadonlyMap<string, Market>): Market {
+  const code = segment.toLowerCase();
+  const market = LETTERS.test(segment) ? markets.get(code) : undefined;
+  if (!market) throw new AppError(404, 'market_not_found', `Market '${segment}' not found.`);
+  if (!market.isActive) throw new AppError(403, 'market_inactive', `Market '${market.code}' is not available.`);
+  return market;
+}
+
+export function resolveScope(
+  marketSegment: string,
+  langSegment: string,
+  markets: ReadonlyMap<string, Market>,
+): MarketScope {
+  const market = resolveMarketCode(marketSegment, markets);
+  const lang = langSegment.toLowerCase();
+  if (!LETTERS.test(langSegment) || !market.languages.includes(lang)) {
+    throw new AppError(
+      400,
+      'language_not_supported',
+      `Language '${langSegment}' is not supported in market '${market.code}'. Supported languages: ${market.languages.join(', ')}.`,
+    );
+  }
+  return { market, lang, locale: localeOf(lang, market.code) };
+}

@@ -1,0 +1,40 @@
+// Operator commands: `tsx src/main.ts NAME [args]`. Each returns its exit code.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+
+export interface CliContext {
+  config: Config;
+  /** migrated database */
+  database: Database;
+  log: FastifyBaseLogger;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export interface Command {
+  describe: string;
+  usage: string;
+  run(args: ParsedArgs, cli: CliContext): Promise<number>;
+}
+
+export interface ParsedArgs {
+  positional: string[];
+  options: Record<string, string | true>;
+}
+
+/** `a --x=1 --y 2 --flag b` -> positional [a, b], options {x:'1', y:'2', flag:true} */
+export function parseArgs(argv: string[], valued: string[] = []): ParsedArgs {
+  const positional: string[] = [];
+  const options: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) options[a.slice(2, eq)] = a.slice(eq + 1);
+      else if (valued.includes(a.slice(2)) && i + 1 < argv.length) options[a.slice(2)] = argv[++i];
+      else options[a.slice(2)] = true;
+    } else positional.push(a);
+  }
+  return { positional, options };
+}

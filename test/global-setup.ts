@@ -1,0 +1,50 @@
+// Migrates one template database per test run; every test file then gets its own copy
+// (a PGlite data-dir dump, or a PostgreSQL database created from the template).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { connectPostgres, openPglite } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteDump: string;
+    pgTemplate: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const template = `itinera_tmpl_${randomBytes(4).toString('hex')}`;
+    const admin = connectPostgres(url, 1);
+    await admin.exec(`CREATE DATABASE ${template}`);
+    const db = connectPostgres(withDatabase(url, template), 1);
+    await migrate(db);
+    await db.close();
+    project.provide('pgTemplate', template);
+    project.provide('pgliteDump', '');
+    return async () => {
+      await admin.exec(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => {});
+      await admin.close();
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'itinera-test-'));
+  const database = await openPglite('memory');
+  await migrate(database);
+  const dump = await database.pglite!.dumpDataDir('none');
+  const file = join(dir, 'template.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await database.close();
+  project.provide('pgliteDump', file);
+  project.provide('pgTemplate', '');
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}

@@ -1,0 +1,41 @@
+// Builds the real app on a fresh test database. Configuration comes from loadConfig with test
+// defaults, so a test states only the settings it is about.
+import { type App, buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
+import { type Clock, fixedClock } from '../../src/platform/clock.js';
+import { createTestDatabase } from './db.js';
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  config: Config;
+  clock: ReturnType<typeof fixedClock>;
+  close(): Promise<void>;
+}
+
+export const TEST_NOW = '2026-06-15T10:00:00Z';
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://api.test', ...env });
+}
+
+export async function createTestApp(
+  opts: { env?: Record<string, string>; database?: Database; clock?: Clock; now?: string } = {},
+): Promise<TestApp> {
+  const database = opts.database ?? (await createTestDatabase());
+  const clock = fixedClock(opts.now ?? TEST_NOW);
+  const config = testConfig(opts.env);
+  const app = await buildApp({ config, database, clock: opts.clock ?? clock });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    clock,
+    async close() {
+      await app.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// A fresh, migrated database for one test file: PGlite by default, PostgreSQL when DATABASE_URL is set.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { inject } from 'vitest';
+import { connectPostgres, type Database, wrapPglite } from '../../src/db/database.js';
+import { withDatabase } from '../global-setup.js';
+
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `itinera_t_${randomBytes(5).toString('hex')}`;
+    const admin = connectPostgres(url, 1);
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    const database = connectPostgres(withDatabase(url, name), 5);
+    const close = database.close;
+    database.close = async () => {
+      await close();
+      const a = connectPostgres(url, 1);
+      await a.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await a.close();
+    };
+    return database;
+  }
+  const dump = readFileSync(inject('pgliteDump'));
+  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  return wrapPglite(pglite);
+}
