@@ -18,6 +18,7 @@ import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/http-errors.js';
+import { createRateLimitStore } from './platform/rate-limit.js';
 
 export interface AppDeps {
   config: Config;
@@ -53,7 +54,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock: deps.clock ?? systemClock,
     log: app.log,
     events: new EventEmitter(),
+    rateLimits: createRateLimitStore(config, deps.clock ?? systemClock),
   } as AppContext;
+  app.addHook('onClose', () => ctx.rateLimits.close());
   ctx.markets = new MarketService(ctx);
   ctx.events.on('catalog:changed', () => ctx.markets.invalidate());
   app.decorate('ctx', ctx);

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { MarketService } from './modules/markets/service.js';
 import type { Clock } from './platform/clock.js';
+import type { RateLimitStore } from './platform/rate-limit.js';
 
 /**
  * In-process events. 'catalog:changed' after an import (caches drop what they hold);
@@ -20,4 +21,6 @@ export interface AppContext {
   log: FastifyBaseLogger;
   events: AppEvents;
   markets: MarketService;
+  /** per-IP request counters shared by every rate-limited route (memory, or Redis when configured) */
+  rateLimits: RateLimitStore;
 }
