@@ -82,3 +82,19 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   };
   return state;
 }
+
+/** headers and body of a received message, the body decoded when sent quoted-printable */
+export function readMail(mail: ReceivedMail): { headers: string; body: string } {
+  const split = mail.data.indexOf('\r\n\r\n');
+  const headers = mail.data.slice(0, split);
+  let body = mail.data.slice(split + 4);
+  if (/^Content-Transfer-Encoding:\s*quoted-printable/im.test(headers)) {
+    body = Buffer.from(
+      body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+  }
+  return { headers, body };
+}

@@ -46,6 +46,7 @@ export class HealthMonitor {
   readonly probes: HealthProbes;
   checkTimeoutMs: number;
   private redis?: Redis;
+  private redisError?: Error;
   private readonly notifier: HealthNotifier;
   private readonly pending = new Set<Promise<unknown>>();
 
@@ -62,7 +63,18 @@ export class HealthMonitor {
       cache: async () => {
         const redis = this.redisClient();
         if (!redis) return 'memory';
-        await redis.ping();
+        try {
+          if (redis.status === 'wait') await redis.connect();
+          else if (redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end') {
+            // between reconnect attempts: fail now rather than queue the PING
+            throw new Error(`Redis connection is ${redis.status}`);
+          }
+          await redis.ping();
+        } catch (err) {
+          // ioredis reports the cause (ECONNREFUSED, ...) as an 'error' event, not on the command
+          const code = (this.redisError as { code?: string } | undefined)?.code ?? 'NOT_CONNECTED';
+          throw Object.assign(new Error(`Redis unreachable: ${(err as Error).message}`, { cause: err }), { code });
+        }
         return 'redis';
       },
       diskUsage: async (path) => usedPercent(await statfs(path)),
@@ -214,7 +226,12 @@ export class HealthMonitor {
         commandTimeout: 1_000,
         maxRetriesPerRequest: 0,
       });
-      this.redis.on('error', () => {}); // surfaced by the PING
+      this.redis.on('error', (err) => {
+        this.redisError = err;
+      });
+      this.redis.on('ready', () => {
+        this.redisError = undefined;
+      });
     }
     return this.redis;
   }
