@@ -35,7 +35,7 @@ export const commands: Record<string, Command> = {
     describe: 'delete expired checkout sessions (database store)',
     usage: 'checkout:prune-sessions',
     async run(_args, cli) {
-      const removed = await new DbSessionStore(cli.database.db).prune(new Date());
+      const removed = await new DbSessionStore(cli.database).prune(new Date());
       cli.out(`removed ${removed} expired checkout session(s)`);
       return 0;
     },
