@@ -10,6 +10,7 @@ import type { Database } from '../../db/database.js';
 import type { ImportSection } from '../../import/section.js';
 import { addDays } from '../../platform/clock.js';
 import { defaultSections, type ImportResult, runImport } from './import.js';
+import { catalogIsEmpty } from './import-section.js';
 
 export const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../data/demo');
 
@@ -62,4 +63,17 @@ export async function loadDemo(
     sections: opts.sections ?? defaultSections,
     events: opts.events,
   });
+}
+
+/** `serve` on an empty database (no market yet) with LOAD_DEMO_DATA on: import the demo catalog. */
+export async function loadDemoOnFirstStart(cli: {
+  config: { loadDemo: boolean };
+  database: Database;
+  log: { info(o: object, m: string): void; error(o: object, m: string): void };
+}): Promise<void> {
+  if (!cli.config.loadDemo || !(await catalogIsEmpty(cli.database.db))) return;
+  const started = Date.now();
+  const result = await loadDemo(cli.database, { today: new Date().toISOString().slice(0, 10) });
+  if (result.ok) cli.log.info({ ms: Date.now() - started }, 'demo catalog loaded');
+  else cli.log.error({ problems: result.problems.slice(0, 20) }, 'demo catalog rejected');
 }
