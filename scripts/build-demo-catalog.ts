@@ -31,8 +31,6 @@ interface Tour {
   rateCurrency?: string;
 }
 
-const LANGS: Lang[] = ['es', 'ca', 'en', 'de', 'fr'];
-
 const tours: Tour[] = [
   {
     code: 'japan-essentials',
