@@ -1,11 +1,11 @@
 // Bulk upserts on natural keys that leave unchanged rows alone: the update only runs when a
 // value differs (IS DISTINCT FROM), so re-importing the same document writes nothing and keeps
 // updated_at as it was.
-import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
+import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/database.js';
 
-const CHUNK = 500;
+const CHUNK = 2000;
 
 export interface WriteCounts {
   inserted: number;
@@ -23,26 +23,34 @@ export async function upsertRows<T extends PgTable>(
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const name = getTableName(table);
   const conflictNames = new Set(conflict.map((c) => c.name));
-  const keys = Object.keys(rows[0] as object).filter(
-    (k) => !conflictNames.has(columns[k].name) && k !== 'createdAt' && k !== 'updatedAt',
-  );
-  const set: Record<string, SQL> = {};
-  for (const k of keys) set[k] = sql.raw(`excluded."${columns[k].name}"`);
-  if ('updatedAt' in columns) set.updatedAt = sql`now()`;
-  const mine = keys.map((k) => `"${name}"."${columns[k].name}"`).join(', ');
-  const theirs = keys.map((k) => `excluded."${columns[k].name}"`).join(', ');
-  const changed = sql.raw(`ROW(${mine}) IS DISTINCT FROM ROW(${theirs})`);
+  const all = Object.keys(rows[0] as object);
+  const keys = all.filter((k) => !conflictNames.has(columns[k].name) && k !== 'createdAt' && k !== 'updatedAt');
+  const q = (c: string) => `"${c}"`;
+  const insertCols = all.map((k) => q(columns[k].name)).join(', ');
+  const sets = keys.map((k) => `${q(columns[k].name)} = excluded.${q(columns[k].name)}`);
+  if ('updatedAt' in columns) sets.push('"updated_at" = now()');
+  const mine = keys.map((k) => `${q(name)}.${q(columns[k].name)}`).join(', ');
+  const theirs = keys.map((k) => `excluded.${q(columns[k].name)}`).join(', ');
+  const target = conflict.map((c) => q(c.name)).join(', ');
+  const onConflict =
+    keys.length === 0
+      ? `ON CONFLICT (${target}) DO NOTHING`
+      : `ON CONFLICT (${target}) DO UPDATE SET ${sets.join(', ')} WHERE ROW(${mine}) IS DISTINCT FROM ROW(${theirs})`;
+  // rows travel as one JSON parameter (thousands of bind parameters are slow on PGlite)
+  const text = `INSERT INTO ${q(name)} (${insertCols}) SELECT ${insertCols} FROM json_populate_recordset(NULL::${q(name)}, `;
+  const tail = `::json) ${onConflict} RETURNING (xmax = 0) AS inserted`;
 
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    const insert = tx.insert(table).values(chunk as never);
-    const written =
-      keys.length === 0
-        ? await insert.onConflictDoNothing({ target: conflict }).returning({ inserted: sql<boolean>`(xmax = 0)` })
-        : await insert
-            .onConflictDoUpdate({ target: conflict, set: set as never, setWhere: changed })
-            .returning({ inserted: sql<boolean>`(xmax = 0)` });
-    for (const w of written as { inserted: boolean }[]) {
+    const chunk = rows.slice(i, i + CHUNK).map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const k of all) out[columns[k].name] = (row as Record<string, unknown>)[k];
+      return out;
+    });
+    const result = await tx.execute(sql`${sql.raw(text)}${JSON.stringify(chunk)}${sql.raw(tail)}`);
+    const written = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as {
+      inserted: boolean;
+    }[];
+    for (const w of written) {
       if (w.inserted) counts.inserted++;
       else counts.updated++;
     }
