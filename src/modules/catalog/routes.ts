@@ -21,7 +21,7 @@ function productId(raw: string): number {
   return Number(raw);
 }
 
-function json(reply: FastifyReply, body: string): FastifyReply {
+function json(reply: FastifyReply, body: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);
 }
 

@@ -30,21 +30,21 @@ const DEFAULT_ROOM_TYPES = ['1A', '2A', '3A', '4A'];
 interface ProductEntry {
   row: ProductRow;
   active: boolean;
-  detailJson: string;
+  detailJson: Buffer;
   roomTypes: string[];
   airports: { iata_code: string; city: string }[];
 }
 
 interface DailyData {
   day: string;
-  leading: Map<number, string>;
-  configurator: Map<number, string>;
+  leading: Map<number, Buffer>;
+  configurator: Map<number, Buffer>;
 }
 
 interface LocaleCatalog {
   scope: MarketScope;
   products: Map<number, ProductEntry>;
-  listingJson: string;
+  listingJson: Buffer;
   bySlug: Map<string, number>;
   byTemplateSlug: Map<string, number>;
   bySku: Map<string, number>;
@@ -136,7 +136,7 @@ export class CatalogService {
     return cat.daily;
   }
 
-  async listingJson(scope: MarketScope): Promise<string> {
+  async listingJson(scope: MarketScope): Promise<Buffer> {
     return (await this.locale(scope)).listingJson;
   }
 
@@ -147,30 +147,30 @@ export class CatalogService {
     return [cat, entry];
   }
 
-  async detailJson(scope: MarketScope, id: number): Promise<string> {
+  async detailJson(scope: MarketScope, id: number): Promise<Buffer> {
     return (await this.listed(scope, id))[1].detailJson;
   }
 
   /** The translated slug first, then the template's base slug. */
-  async detailBySlugJson(scope: MarketScope, slug: string): Promise<string> {
+  async detailBySlugJson(scope: MarketScope, slug: string): Promise<Buffer> {
     const cat = await this.locale(scope);
     const key = slug.toLowerCase();
     return (await this.listed(scope, cat.bySlug.get(key) ?? cat.byTemplateSlug.get(key)))[1].detailJson;
   }
 
-  async detailBySkuJson(scope: MarketScope, sku: string): Promise<string> {
+  async detailBySkuJson(scope: MarketScope, sku: string): Promise<Buffer> {
     const cat = await this.locale(scope);
     return (await this.listed(scope, cat.bySku.get(sku.toUpperCase())))[1].detailJson;
   }
 
   /** Any status (draft, inactive): the caller has checked the preview signature. */
-  async previewJson(scope: MarketScope, id: number): Promise<string> {
+  async previewJson(scope: MarketScope, id: number): Promise<Buffer> {
     const entry = (await this.locale(scope)).products.get(id);
     if (!entry) throw notFound();
     return entry.detailJson;
   }
 
-  async leadingPriceJson(scope: MarketScope, id: number): Promise<string> {
+  async leadingPriceJson(scope: MarketScope, id: number): Promise<Buffer> {
     const [cat, entry] = await this.listed(scope, id);
     await this.offers(cat);
     const today = this.today(scope);
@@ -179,7 +179,7 @@ export class CatalogService {
     if (!json) {
       const bookable = (cat.offers.get(id) ?? []).filter((o) => isBookable(o, today));
       const min = bookable.length ? Math.min(...bookable.map((o) => toCents(o.pricePerPerson))) : undefined;
-      json = JSON.stringify({
+      json = body({
         data: {
           product_by_market_id: entry.row.id,
           price_from: min === undefined ? null : formatCents(min),
@@ -192,18 +192,23 @@ export class CatalogService {
     return json;
   }
 
-  async configuratorJson(scope: MarketScope, id: number): Promise<string> {
+  async configuratorJson(scope: MarketScope, id: number): Promise<Buffer> {
     const [cat, entry] = await this.listed(scope, id);
     await this.offers(cat);
     const today = this.today(scope);
     const daily = this.daily(cat, today);
     let json = daily.configurator.get(id);
     if (!json) {
-      json = JSON.stringify({ data: renderConfigurator(entry, cat.offers.get(id) ?? [], scope, today) });
+      json = body({ data: renderConfigurator(entry, cat.offers.get(id) ?? [], scope, today) });
       daily.configurator.set(id, json);
     }
     return json;
   }
+}
+
+/** Bodies are kept UTF-8 encoded: a hot read then costs no serialization and no encoding. */
+function body(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
 function groupOffers(list: OfferRow[]): Map<number, OfferRow[]> {
@@ -319,7 +324,7 @@ function renderLocale(
     products.set(p.id, {
       row: p,
       active,
-      detailJson: JSON.stringify({ data: { ...item, accommodations, itinerary } }),
+      detailJson: body({ data: { ...item, accommodations, itinerary } }),
       roomTypes: rows.roomTypes.get(p.templateId) ?? DEFAULT_ROOM_TYPES,
       airports: airports.map((a) => ({ iata_code: a.iataCode, city: a.city })),
     });
@@ -333,7 +338,7 @@ function renderLocale(
   return {
     scope,
     products,
-    listingJson: JSON.stringify({ data: listing, meta: { market: scope.market.code, locale: scope.locale } }),
+    listingJson: body({ data: listing, meta: { market: scope.market.code, locale: scope.locale } }),
     bySlug,
     byTemplateSlug,
     bySku,
