@@ -29,6 +29,8 @@ export interface Config {
   loadDemo: boolean;
   /** Run queue workers inside the API process (embedded default). */
   inProcessWorkers: boolean;
+  /** Expose GET /bench/constant, the baseline route of `npm run bench`. */
+  benchRoutes: boolean;
   checkout: {
     sessionTtlMinutes: number;
     depositPercent: number;
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),
     loadDemo: bool(env, 'LOAD_DEMO_DATA', !production),
     inProcessWorkers: bool(env, 'IN_PROCESS_WORKERS', !databaseUrl),
+    benchRoutes: bool(env, 'BENCH_ROUTES', false),
     checkout: {
       sessionTtlMinutes: int(env, 'CHECKOUT_SESSION_TTL_MINUTES', 120, 1),
       depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),

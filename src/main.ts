@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { commands as catalogCommands } from './modules/catalog/commands.js';
+import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
@@ -14,6 +15,7 @@ const builtins: Record<string, Command> = {
     describe: 'start the HTTP API (and, on the embedded database, the queue workers)',
     usage: 'serve',
     async run(_args, cli) {
+      await loadDemoOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
       const stop = async (signal: string) => {
         app.log.info({ signal }, 'shutting down');

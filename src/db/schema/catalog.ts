@@ -312,3 +312,13 @@ export const offers = pgTable(
     index('offers_bookable').on(t.status, t.departureDate).where(sql`status = 'Active'`),
   ],
 );
+
+/**
+ * A single row whose revision every catalog import bumps. Caches of other processes compare it
+ * (at most once a second) to notice an import they did not run.
+ */
+export const catalogRevision = pgTable('catalog_revision', {
+  id: integer('id').primaryKey().default(1),
+  revision: integer('revision').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

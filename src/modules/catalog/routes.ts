@@ -1,4 +1,156 @@
-import type { FastifyInstance } from 'fastify';
+// Market-scoped catalog routes. Bodies come pre-rendered from the service's cache (a JSON string
+// sent as is), so a hot read costs a map lookup; the schemas below document them for OpenAPI.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { MarketParams, marketScoped } from '../markets/routes.js';
+import { verifyPreview } from './preview.js';
+import { Configurator, Detail, ErrorBody, LeadingPrice, Listing } from './schemas.js';
+import { CatalogService, notFound } from './service.js';
 
-export async function catalogRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+// ids are checked in the handler, so market and language errors still come first
+const IdParams = Type.Object({
+  ...MarketParams.properties,
+  id: Type.String({ description: 'market-product id (integer)' }),
+});
+
+function productId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+function json(reply: FastifyReply, body: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const catalog = new CatalogService(ctx);
+
+  await marketScoped(app, ctx, (r) => {
+    r.get(
+      '/api/:market/:lang/products',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Active products of the market and language, in sort order',
+          params: MarketParams,
+          response: { 200: Listing, ...errors },
+        },
+      },
+      async (request, reply) => json(reply, await catalog.listingJson(request.scope)),
+    );
+
+    r.get(
+      '/api/:market/:lang/products/:id',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Product by market-product id, with accommodations and itinerary',
+          params: IdParams,
+          response: { 200: Detail, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        return json(reply, await catalog.detailJson(request.scope, productId(id)));
+      },
+    );
+
+    r.get(
+      '/api/:market/:lang/products/slug/:slug',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Product by translated slug, else by the base template slug',
+          params: Type.Object({ ...MarketParams.properties, slug: Type.String() }),
+          response: { 200: Detail, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { slug } = request.params as { slug: string };
+        return json(reply, await catalog.detailBySlugJson(request.scope, slug));
+      },
+    );
+
+    r.get(
+      '/api/:market/:lang/products/sku/:sku',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Product by SKU (case-insensitive)',
+          params: Type.Object({ ...MarketParams.properties, sku: Type.String() }),
+          response: { 200: Detail, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { sku } = request.params as { sku: string };
+        return json(reply, await catalog.detailBySkuJson(request.scope, sku));
+      },
+    );
+
+    r.get(
+      '/api/:market/:lang/products/:id/leading-price',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Lowest price per person among bookable offers',
+          params: IdParams,
+          response: { 200: LeadingPrice, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        return json(reply, await catalog.leadingPriceJson(request.scope, productId(id)));
+      },
+    );
+
+    r.get(
+      '/api/:market/:lang/products/:id/configurator',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Trip configurator: bookable departures with allotment left, by month, room types, labels',
+          params: IdParams,
+          response: { 200: Configurator, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        return json(reply, await catalog.configuratorJson(request.scope, productId(id)));
+      },
+    );
+
+    r.get(
+      '/api/:market/:lang/products/:id/preview',
+      {
+        schema: {
+          tags: ['catalog'],
+          summary: 'Product of any status (draft, inactive) through a signed URL',
+          description:
+            'Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID`. ' +
+            'A missing, tampered or expired signature answers 403 invalid_signature.',
+          params: IdParams,
+          querystring: Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
+          response: { 200: Detail, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        const q = request.query as { expires?: string; signature?: string };
+        const numeric = /^\d{1,9}$/.test(id) ? Number(id) : -1;
+        if (!verifyPreview(ctx.config.appKey, numeric, q.expires, q.signature, ctx.clock.now())) {
+          throw new AppError(403, 'invalid_signature', 'The preview link is invalid or has expired.');
+        }
+        return json(reply, await catalog.previewJson(request.scope, numeric));
+      },
+    );
+  });
+
+  if (ctx.config.benchRoutes) {
+    // baseline of `npm run bench`: the cheapest JSON route the server can answer
+    const constant = { data: { ok: true, name: 'itinera', note: 'constant body for benchmarks' } };
+    app.get('/bench/constant', { schema: { hide: true } }, async () => constant);
+  }
+}

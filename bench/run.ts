@@ -1,0 +1,220 @@
+// npm run bench: starts the real server (`src/main.ts serve`) as a child process with the demo data,
+// once on embedded PGlite and once on PostgreSQL when DATABASE_URL is set (a fresh database made
+// for the run), and measures every target of bench/scenarios/*.ts with autocannon against the
+// constant-JSON route of the same server: req/s, p99 latency, ratio to the constant route, and the
+// server's peak RSS. Machines here are noisy; the ratios are what to compare.
+// Settings: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 50),
+// BENCH_ONLY=pglite|postgres.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import type { BenchScenario, BenchTarget } from './scenarios/types.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+interface Row {
+  database: string;
+  name: string;
+  rps: number;
+  p99: number;
+  ratio: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function loadScenarios(): Promise<BenchScenario[]> {
+  const dir = join(root, 'bench/scenarios');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && f !== 'types.ts' && !f.endsWith('.d.ts'))
+    .sort();
+  const out: BenchScenario[] = [];
+  for (const f of files) {
+    const mod = (await import(pathToFileURL(join(dir, f)).href)) as { scenario?: BenchScenario };
+    if (mod.scenario) out.push(mod.scenario);
+  }
+  return out;
+}
+
+function peakRssMb(pid: number): { peak: number; current: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return { peak: Math.round(kb('VmHWM') / 1024), current: Math.round(kb('VmRSS') / 1024) };
+  } catch {
+    return { peak: 0, current: 0 };
+  }
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      APP_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOAD_DEMO_DATA: 'true',
+      BENCH_ROUTES: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/bench/constant`);
+      if (res.ok) return { child, baseUrl };
+    } catch {
+      // not listening yet (the demo catalog loads first)
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  child.kill('SIGTERM');
+  throw new Error('server did not start within 180 s');
+}
+
+async function measure(baseUrl: string, target: BenchTarget, seconds: number) {
+  // autocannon takes an undefined option as a value: pass only what the target sets
+  const opts = Object.fromEntries(
+    Object.entries({
+      method: target.method,
+      headers: target.headers,
+      body: target.body,
+      requests: target.requests,
+    }).filter(([, v]) => v !== undefined),
+  );
+  return autocannon({ url: baseUrl + (target.path ?? '/'), connections, duration: seconds, ...opts });
+}
+
+async function runOn(database: string, env: Record<string, string>, scenarios: BenchScenario[]): Promise<Row[]> {
+  console.log(`\n== ${database}: starting the server with the demo catalog`);
+  const started = Date.now();
+  const { child, baseUrl } = await startServer(env);
+  console.log(`   ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const rows: Row[] = [];
+  try {
+    const constant: BenchTarget = { name: 'constant JSON', path: '/bench/constant' };
+    const targets: BenchTarget[] = [];
+    for (const s of scenarios) targets.push(...(await s.targets(baseUrl)));
+    await measure(baseUrl, constant, 1); // warm-up
+    const print = (row: Row) =>
+      console.log(
+        `   ${row.name.padEnd(34)} ${String(row.rps).padStart(7)} req/s  p99 ${String(row.p99).padStart(4)} ms  ` +
+          `${row.ratio ? `${(row.ratio * 100).toFixed(0).padStart(4)} % of constant` : ''}` +
+          `${row.errors || row.non2xx ? `  errors ${row.errors} non-2xx ${row.non2xx}` : ''}`,
+      );
+    for (const target of targets) {
+      // the constant route is measured right before each target: on a shared, noisy machine the
+      // ratio of two neighbouring runs holds better than one baseline for the whole run
+      const base = await measure(baseUrl, constant, duration);
+      const baseRow = {
+        database,
+        name: `constant JSON (before ${target.name})`,
+        rps: Math.round(base.requests.average),
+        p99: base.latency.p99,
+        ratio: 0,
+        errors: base.errors + base.timeouts,
+        non2xx: base.non2xx,
+      };
+      await measure(baseUrl, target, 1); // warm-up: caches filled, JIT settled
+      const r = await measure(baseUrl, target, duration);
+      const rps = Math.round(r.requests.average);
+      const row = {
+        database,
+        name: target.name,
+        rps,
+        p99: r.latency.p99,
+        ratio: baseRow.rps ? rps / baseRow.rps : 0,
+        errors: r.errors + r.timeouts,
+        non2xx: r.non2xx,
+      };
+      rows.push(baseRow, row);
+      print(baseRow);
+      print(row);
+    }
+    const rss = peakRssMb(child.pid!);
+    console.log(`   server RSS: peak ${rss.peak} MB (demo import included), now ${rss.current} MB`);
+    rows.push({
+      database,
+      name: 'server peak RSS (MB)',
+      rps: rss.peak,
+      p99: rss.current,
+      ratio: 0,
+      errors: 0,
+      non2xx: 0,
+    });
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+  return rows;
+}
+
+async function main() {
+  const scenarios = await loadScenarios();
+  console.log(
+    `bench: ${scenarios.map((s) => s.name).join(', ')}; ${connections} connections, ${duration} s per target (after 1 s warm-up)`,
+  );
+  const only = process.env.BENCH_ONLY;
+  const rows: Row[] = [];
+
+  if (!only || only === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-bench-'));
+    try {
+      rows.push(...(await runOn('pglite', { PGLITE_DIR: join(dir, 'pglite'), DATABASE_URL: '' }, scenarios)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  const url = process.env.DATABASE_URL;
+  if (url && (!only || only === 'postgres')) {
+    const name = `itinera_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const u = new URL(url);
+      u.pathname = `/${name}`;
+      rows.push(...(await runOn('postgres', { DATABASE_URL: u.toString() }, scenarios)));
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  } else if (!url) {
+    console.log('\n(DATABASE_URL is not set: PostgreSQL run skipped)');
+  }
+
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  const file = join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ connections, duration, rows }, null, 2));
+  console.log(`\nresults: ${file}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

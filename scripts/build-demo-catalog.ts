@@ -1,0 +1,1173 @@
+// Writes data/demo/catalog.json, the demo catalog, from the compact tour descriptions below.
+// Run after editing: `npx tsx scripts/build-demo-catalog.ts`. Offer dates are written relative
+// to the day of loading ("today+35"); the loader resolves them, so the demo never goes stale.
+import { writeFileSync } from 'node:fs';
+
+type Lang = 'es' | 'ca' | 'en' | 'de' | 'fr';
+type L10n = Record<Lang, string>;
+
+interface Stop {
+  city: string;
+  country?: string;
+  nights: number;
+  /** [selection, luxury, grand luxury] hotel names; luxury/grand optional */
+  hotels?: [string, string?, string?];
+  included: string[];
+  extra?: [string, string]; // name, EUR per person ('' = no rate)
+  substitution?: string;
+}
+
+interface Tour {
+  code: string;
+  country: string; // slug
+  countryNames: L10n;
+  countryEn: string;
+  days: number;
+  landPerPersonEur: number;
+  titles: L10n;
+  subtitles: L10n;
+  stops: Stop[];
+  package?: string;
+  rateCurrency?: string;
+}
+
+const tours: Tour[] = [
+  {
+    code: 'japan-essentials',
+    country: 'japan',
+    countryEn: 'Japan',
+    countryNames: { es: 'Japón', ca: 'Japó', en: 'Japan', de: 'Japan', fr: 'Japon' },
+    days: 12,
+    landPerPersonEur: 2350,
+    titles: {
+      es: 'Japón esencial',
+      ca: 'Japó essencial',
+      en: 'Japan Essentials',
+      de: 'Japan entdecken',
+      fr: 'L’essentiel du Japon',
+    },
+    subtitles: {
+      es: 'Tokio, Hakone, Kioto y Osaka',
+      ca: 'Tòquio, Hakone, Kyoto i Osaka',
+      en: 'Tokyo, Hakone, Kyoto and Osaka',
+      de: 'Tokio, Hakone, Kyoto und Osaka',
+      fr: 'Tokyo, Hakone, Kyoto et Osaka',
+    },
+    stops: [
+      {
+        city: 'Tokyo',
+        nights: 4,
+        hotels: ['Hotel Gracery Shinjuku', 'The Prince Gallery Tokyo Kioicho', 'Aman Tokyo'],
+        included: ['Asakusa and Senso-ji temple walk', 'Meiji shrine and Harajuku', 'Tsukiji outer market tasting'],
+        extra: ['Sumo morning practice', '95'],
+        substitution: 'Tea ceremony in Yanaka',
+      },
+      {
+        city: 'Hakone',
+        nights: 1,
+        hotels: ['Hakone Yumoto Onsen Hotel', 'Gora Kadan'],
+        included: ['Lake Ashi cruise and Owakudani ropeway'],
+        extra: ['Private onsen session', '60'],
+      },
+      {
+        city: 'Kyoto',
+        nights: 4,
+        hotels: ['Hotel Granvia Kyoto', 'The Ritz-Carlton Kyoto', 'Aman Kyoto'],
+        included: ['Fushimi Inari shrine at sunrise', 'Kinkaku-ji and Ryoan-ji', 'Arashiyama bamboo grove'],
+        extra: ['Nara day trip', '120'],
+        substitution: 'Gion evening walk with a maiko dinner',
+      },
+      {
+        city: 'Osaka',
+        nights: 2,
+        hotels: ['Cross Hotel Osaka', 'Conrad Osaka'],
+        included: ['Dotonbori street-food tour'],
+        extra: ['Himeji castle excursion', ''],
+      },
+    ],
+  },
+  {
+    code: 'japan-alps-and-kyoto',
+    country: 'japan',
+    countryEn: 'Japan',
+    countryNames: { es: 'Japón', ca: 'Japó', en: 'Japan', de: 'Japan', fr: 'Japon' },
+    days: 10,
+    landPerPersonEur: 2190,
+    titles: {
+      es: 'Alpes japoneses y Kioto',
+      ca: 'Alps japonesos i Kyoto',
+      en: 'Japanese Alps and Kyoto',
+      de: 'Japanische Alpen und Kyoto',
+      fr: 'Alpes japonaises et Kyoto',
+    },
+    subtitles: {
+      es: 'Takayama, Shirakawa-go y Kanazawa',
+      ca: 'Takayama, Shirakawa-go i Kanazawa',
+      en: 'Takayama, Shirakawa-go and Kanazawa',
+      de: 'Takayama, Shirakawa-go und Kanazawa',
+      fr: 'Takayama, Shirakawa-go et Kanazawa',
+    },
+    stops: [
+      {
+        city: 'Tokyo',
+        nights: 2,
+        hotels: ['Hotel Gracery Shinjuku', 'The Prince Gallery Tokyo Kioicho', 'Aman Tokyo'],
+        included: ['Asakusa and Senso-ji temple walk'],
+        extra: ['Sumo morning practice', '95'],
+      },
+      {
+        city: 'Takayama',
+        nights: 2,
+        hotels: ['Hida Hotel Plaza', 'Honjin Hiranoya Kachoan'],
+        included: ['Takayama morning market and old town', 'Shirakawa-go thatched villages'],
+        extra: ['Hida beef tasting dinner', '75'],
+      },
+      {
+        city: 'Kanazawa',
+        nights: 2,
+        hotels: ['Hotel Nikko Kanazawa', 'Hyatt Centric Kanazawa'],
+        included: ['Kenroku-en garden and geisha district'],
+        substitution: 'Gold-leaf workshop',
+      },
+      {
+        city: 'Kyoto',
+        nights: 3,
+        hotels: ['Hotel Granvia Kyoto', 'The Ritz-Carlton Kyoto', 'Aman Kyoto'],
+        included: ['Fushimi Inari shrine at sunrise', 'Kinkaku-ji and Ryoan-ji'],
+        extra: ['Nara day trip', '120'],
+      },
+    ],
+  },
+  {
+    code: 'vietnam-north-to-south',
+    country: 'vietnam',
+    countryEn: 'Vietnam',
+    countryNames: { es: 'Vietnam', ca: 'Vietnam', en: 'Vietnam', de: 'Vietnam', fr: 'Viêt Nam' },
+    days: 14,
+    landPerPersonEur: 1650,
+    rateCurrency: 'USD',
+    titles: {
+      es: 'Vietnam de norte a sur',
+      ca: 'Vietnam de nord a sud',
+      en: 'Vietnam from North to South',
+      de: 'Vietnam von Nord nach Süd',
+      fr: 'Le Viêt Nam du nord au sud',
+    },
+    subtitles: {
+      es: 'Hanói, bahía de Halong, Hoi An y el delta del Mekong',
+      ca: 'Hanoi, badia d’Halong, Hoi An i el delta del Mekong',
+      en: 'Hanoi, Halong Bay, Hoi An and the Mekong Delta',
+      de: 'Hanoi, Halong-Bucht, Hoi An und Mekong-Delta',
+      fr: 'Hanoï, baie d’Halong, Hoi An et delta du Mékong',
+    },
+    stops: [
+      {
+        city: 'Hanoi',
+        nights: 3,
+        hotels: ['Hotel de l’Opera Hanoi', 'Capella Hanoi', 'Sofitel Legend Metropole Hanoi'],
+        included: ['Old Quarter cyclo ride', 'Temple of Literature and Ho Chi Minh mausoleum'],
+        extra: ['Water puppet show', '25'],
+      },
+      {
+        city: 'Halong Bay',
+        nights: 1,
+        hotels: ['Indochina Junk cruise', 'Heritage Line Violet cruise'],
+        included: ['Overnight cruise among the karst islands'],
+        substitution: 'Kayaking in Lan Ha bay',
+      },
+      {
+        city: 'Hoi An',
+        nights: 4,
+        hotels: ['Little Riverside Hoi An', 'Four Seasons The Nam Hai', 'Capella Hoi An'],
+        included: ['Ancient town lantern walk', 'My Son sanctuary'],
+        extra: ['Cooking class with market visit', '45'],
+      },
+      {
+        city: 'Ho Chi Minh City',
+        nights: 5,
+        hotels: ['Hotel des Arts Saigon', 'Park Hyatt Saigon'],
+        included: ['Cu Chi tunnels', 'Mekong Delta boat day'],
+        extra: ['Saigon street food by scooter', '55'],
+      },
+    ],
+  },
+  {
+    code: 'thailand-temples-and-islands',
+    country: 'thailand',
+    countryEn: 'Thailand',
+    countryNames: { es: 'Tailandia', ca: 'Tailàndia', en: 'Thailand', de: 'Thailand', fr: 'Thaïlande' },
+    days: 11,
+    landPerPersonEur: 1490,
+    titles: {
+      es: 'Tailandia: templos e islas',
+      ca: 'Tailàndia: temples i illes',
+      en: 'Thailand Temples and Islands',
+      de: 'Thailand: Tempel und Inseln',
+      fr: 'Thaïlande, temples et îles',
+    },
+    subtitles: {
+      es: 'Bangkok, Chiang Mai y Krabi',
+      ca: 'Bangkok, Chiang Mai i Krabi',
+      en: 'Bangkok, Chiang Mai and Krabi',
+      de: 'Bangkok, Chiang Mai und Krabi',
+      fr: 'Bangkok, Chiang Mai et Krabi',
+    },
+    stops: [
+      {
+        city: 'Bangkok',
+        nights: 3,
+        hotels: ['Chatrium Riverside Bangkok', 'Mandarin Oriental Bangkok', 'The Peninsula Bangkok'],
+        included: ['Grand Palace and Wat Pho', 'Floating market of Damnoen Saduak'],
+        extra: ['Chao Phraya dinner cruise', '65'],
+      },
+      {
+        city: 'Chiang Mai',
+        nights: 3,
+        hotels: ['Akyra Manor Chiang Mai', 'Four Seasons Chiang Mai'],
+        included: ['Doi Suthep temple', 'Ethical elephant sanctuary'],
+        substitution: 'Thai cooking class on a farm',
+      },
+      {
+        city: 'Krabi',
+        nights: 4,
+        hotels: ['Dusit Thani Krabi Beach Resort', 'Rayavadee', 'Phulay Bay, a Ritz-Carlton Reserve'],
+        included: ['Four islands longtail boat tour'],
+        extra: ['Phi Phi islands speedboat day', '85'],
+      },
+    ],
+  },
+  {
+    code: 'india-golden-triangle',
+    country: 'india',
+    countryEn: 'India',
+    countryNames: { es: 'India', ca: 'Índia', en: 'India', de: 'Indien', fr: 'Inde' },
+    days: 9,
+    landPerPersonEur: 1180,
+    package: 'Golden Triangle land package (hotels, guide and driver)',
+    titles: {
+      es: 'India: el Triángulo de Oro',
+      ca: 'Índia: el Triangle d’Or',
+      en: 'India’s Golden Triangle',
+      de: 'Indien: Das Goldene Dreieck',
+      fr: 'Inde, le Triangle d’or',
+    },
+    subtitles: {
+      es: 'Delhi, Agra y Jaipur',
+      ca: 'Delhi, Agra i Jaipur',
+      en: 'Delhi, Agra and Jaipur',
+      de: 'Delhi, Agra und Jaipur',
+      fr: 'Delhi, Agra et Jaipur',
+    },
+    stops: [
+      {
+        city: 'Delhi',
+        nights: 3,
+        included: ['Old Delhi rickshaw ride and Jama Masjid', 'Qutub Minar and Humayun’s tomb'],
+      },
+      { city: 'Agra', nights: 2, included: ['Taj Mahal at sunrise', 'Agra Fort'], extra: ['Fatehpur Sikri', '35'] },
+      {
+        city: 'Jaipur',
+        nights: 3,
+        included: ['Amber Fort', 'City Palace and Hawa Mahal'],
+        substitution: 'Block-printing workshop',
+      },
+    ],
+  },
+  {
+    code: 'peru-inca-trail',
+    country: 'peru',
+    countryEn: 'Peru',
+    countryNames: { es: 'Perú', ca: 'Perú', en: 'Peru', de: 'Peru', fr: 'Pérou' },
+    days: 12,
+    landPerPersonEur: 1990,
+    rateCurrency: 'USD',
+    titles: {
+      es: 'Perú y el Camino Inca',
+      ca: 'Perú i el Camí Inca',
+      en: 'Peru and the Inca Trail',
+      de: 'Peru und der Inka-Pfad',
+      fr: 'Le Pérou et le chemin de l’Inca',
+    },
+    subtitles: {
+      es: 'Lima, Cuzco, Valle Sagrado y Machu Picchu',
+      ca: 'Lima, Cusco, Vall Sagrada i Machu Picchu',
+      en: 'Lima, Cusco, the Sacred Valley and Machu Picchu',
+      de: 'Lima, Cusco, Heiliges Tal und Machu Picchu',
+      fr: 'Lima, Cuzco, Vallée sacrée et Machu Picchu',
+    },
+    stops: [
+      {
+        city: 'Lima',
+        nights: 2,
+        hotels: ['Casa Andina Select Miraflores', 'Belmond Miraflores Park', 'Country Club Lima Hotel'],
+        included: ['Colonial Lima and Miraflores'],
+        extra: ['Peruvian cuisine tasting menu', '90'],
+      },
+      {
+        city: 'Cusco',
+        nights: 3,
+        hotels: ['Hotel Costa del Sol Cusco', 'Palacio del Inka', 'Belmond Monasterio'],
+        included: ['Cusco cathedral and Qorikancha', 'Sacsayhuamán fortress'],
+        substitution: 'Rainbow mountain hike',
+      },
+      {
+        city: 'Sacred Valley',
+        nights: 2,
+        hotels: ['Casa Andina Premium Valle Sagrado', 'Explora Valle Sagrado'],
+        included: ['Pisac market and Ollantaytambo'],
+        extra: ['Maras salt pans and Moray by bike', '70'],
+      },
+      {
+        city: 'Machu Picchu',
+        nights: 4,
+        hotels: ['El MaPi by Inkaterra', 'Sumaq Machu Picchu', 'Belmond Sanctuary Lodge'],
+        included: ['Inca Trail short trek to Machu Picchu', 'Guided visit of the citadel'],
+        extra: ['Huayna Picchu climb', '65'],
+      },
+    ],
+  },
+  {
+    code: 'mexico-yucatan-and-chiapas',
+    country: 'mexico',
+    countryEn: 'Mexico',
+    countryNames: { es: 'México', ca: 'Mèxic', en: 'Mexico', de: 'Mexiko', fr: 'Mexique' },
+    days: 10,
+    landPerPersonEur: 1420,
+    rateCurrency: 'USD',
+    titles: {
+      es: 'México: Yucatán y Chiapas',
+      ca: 'Mèxic: Yucatán i Chiapas',
+      en: 'Mexico: Yucatán and Chiapas',
+      de: 'Mexiko: Yucatán und Chiapas',
+      fr: 'Mexique, Yucatán et Chiapas',
+    },
+    subtitles: {
+      es: 'Palenque, Mérida, Chichén Itzá y cenotes',
+      ca: 'Palenque, Mérida, Chichén Itzá i cenots',
+      en: 'Palenque, Mérida, Chichén Itzá and cenotes',
+      de: 'Palenque, Mérida, Chichén Itzá und Cenoten',
+      fr: 'Palenque, Mérida, Chichén Itzá et cénotes',
+    },
+    stops: [
+      {
+        city: 'San Cristóbal de las Casas',
+        nights: 2,
+        hotels: ['Hotel Casa Mexicana', 'Casa Lum'],
+        included: ['Sumidero canyon boat trip'],
+      },
+      {
+        city: 'Palenque',
+        nights: 2,
+        hotels: ['Chablis Palenque', 'Boutique Hotel Quinta Chanabnal'],
+        included: ['Palenque Maya ruins', 'Agua Azul waterfalls'],
+      },
+      {
+        city: 'Mérida',
+        nights: 2,
+        hotels: ['Hotel Casa Azul', 'Chablé Yucatán', 'Hacienda Temozón'],
+        included: ['Uxmal archaeological site', 'Chichén Itzá'],
+        extra: ['Cenote swimming at Ik Kil', '40'],
+      },
+      {
+        city: 'Tulum',
+        nights: 3,
+        hotels: ['Hotel Bardo Tulum', 'Azulik', 'Be Tulum'],
+        included: ['Tulum ruins by the sea'],
+        extra: ['Sian Ka’an biosphere boat trip', '110'],
+        substitution: 'Snorkelling with turtles at Akumal',
+      },
+    ],
+  },
+  {
+    code: 'costa-rica-nature',
+    country: 'costa-rica',
+    countryEn: 'Costa Rica',
+    countryNames: { es: 'Costa Rica', ca: 'Costa Rica', en: 'Costa Rica', de: 'Costa Rica', fr: 'Costa Rica' },
+    days: 9,
+    landPerPersonEur: 1560,
+    rateCurrency: 'USD',
+    titles: {
+      es: 'Costa Rica natural',
+      ca: 'Costa Rica natural',
+      en: 'Costa Rica Nature',
+      de: 'Naturparadies Costa Rica',
+      fr: 'Costa Rica nature',
+    },
+    subtitles: {
+      es: 'Tortuguero, Arenal y Manuel Antonio',
+      ca: 'Tortuguero, Arenal i Manuel Antonio',
+      en: 'Tortuguero, Arenal and Manuel Antonio',
+      de: 'Tortuguero, Arenal und Manuel Antonio',
+      fr: 'Tortuguero, Arenal et Manuel Antonio',
+    },
+    stops: [
+      {
+        city: 'Tortuguero',
+        nights: 2,
+        hotels: ['Pachira Lodge', 'Tortuga Lodge'],
+        included: ['Canal boat safari', 'Village and turtle beach walk'],
+      },
+      {
+        city: 'La Fortuna',
+        nights: 3,
+        hotels: ['Arenal Springs Resort', 'Tabacón Thermal Resort', 'Nayara Springs'],
+        included: ['Hanging bridges of Arenal', 'Arenal volcano trail'],
+        extra: ['Canyoning in La Fortuna', '85'],
+      },
+      {
+        city: 'Manuel Antonio',
+        nights: 3,
+        hotels: ['Hotel Parador Manuel Antonio', 'Arenas del Mar', 'Kura Design Villas'],
+        included: ['Manuel Antonio national park'],
+        extra: ['Catamaran sunset cruise', '95'],
+        substitution: 'Mangrove kayak tour',
+      },
+    ],
+  },
+  {
+    code: 'morocco-imperial-cities',
+    country: 'morocco',
+    countryEn: 'Morocco',
+    countryNames: { es: 'Marruecos', ca: 'Marroc', en: 'Morocco', de: 'Marokko', fr: 'Maroc' },
+    days: 8,
+    landPerPersonEur: 890,
+    titles: {
+      es: 'Marruecos: ciudades imperiales',
+      ca: 'Marroc: ciutats imperials',
+      en: 'Morocco’s Imperial Cities',
+      de: 'Marokko: Königsstädte',
+      fr: 'Maroc, les villes impériales',
+    },
+    subtitles: {
+      es: 'Casablanca, Rabat, Fez y Marrakech',
+      ca: 'Casablanca, Rabat, Fes i Marràqueix',
+      en: 'Casablanca, Rabat, Fes and Marrakesh',
+      de: 'Casablanca, Rabat, Fès und Marrakesch',
+      fr: 'Casablanca, Rabat, Fès et Marrakech',
+    },
+    stops: [
+      {
+        city: 'Casablanca',
+        nights: 1,
+        hotels: ['Kenzi Tower Hotel', 'Four Seasons Casablanca'],
+        included: ['Hassan II mosque'],
+      },
+      {
+        city: 'Fes',
+        nights: 3,
+        hotels: ['Riad Fes Maya', 'Riad Fes', 'Palais Faraj'],
+        included: ['Fes el-Bali medina and tanneries', 'Meknes and Volubilis'],
+        extra: ['Moroccan cooking class', '50'],
+      },
+      {
+        city: 'Marrakesh',
+        nights: 3,
+        hotels: ['Riad Kniza', 'Royal Mansour', 'La Mamounia'],
+        included: ['Jemaa el-Fnaa and the souks', 'Majorelle garden'],
+        extra: ['Agafay desert dinner under the stars', '85'],
+        substitution: 'Hammam and spa afternoon',
+      },
+    ],
+  },
+  {
+    code: 'egypt-pharaohs-and-nile',
+    country: 'egypt',
+    countryEn: 'Egypt',
+    countryNames: { es: 'Egipto', ca: 'Egipte', en: 'Egypt', de: 'Ägypten', fr: 'Égypte' },
+    days: 10,
+    landPerPersonEur: 1280,
+    titles: {
+      es: 'Egipto: faraones y crucero por el Nilo',
+      ca: 'Egipte: faraons i creuer pel Nil',
+      en: 'Egypt: Pharaohs and the Nile',
+      de: 'Ägypten: Pharaonen und Nilkreuzfahrt',
+      fr: 'Égypte, pharaons et croisière sur le Nil',
+    },
+    subtitles: {
+      es: 'El Cairo, Luxor, Asuán y Abu Simbel',
+      ca: 'El Caire, Luxor, Assuan i Abu Simbel',
+      en: 'Cairo, Luxor, Aswan and Abu Simbel',
+      de: 'Kairo, Luxor, Assuan und Abu Simbel',
+      fr: 'Le Caire, Louxor, Assouan et Abou Simbel',
+    },
+    stops: [
+      {
+        city: 'Cairo',
+        nights: 3,
+        hotels: ['Steigenberger Pyramids Cairo', 'Marriott Mena House', 'Four Seasons Cairo at Nile Plaza'],
+        included: ['Giza pyramids and the Sphinx', 'Grand Egyptian Museum'],
+        extra: ['Sound and light show at Giza', '35'],
+      },
+      {
+        city: 'Luxor',
+        nights: 3,
+        hotels: ['MS Nile Premium cruise', 'Sanctuary Sun Boat IV', 'Oberoi Zahra Nile cruise'],
+        included: ['Karnak and Luxor temples', 'Valley of the Kings'],
+        extra: ['Hot-air balloon at sunrise', '140'],
+      },
+      {
+        city: 'Aswan',
+        nights: 3,
+        hotels: ['Movenpick Aswan', 'Sofitel Legend Old Cataract'],
+        included: ['Philae temple', 'Abu Simbel by road'],
+        substitution: 'Felucca sail to a Nubian village',
+      },
+    ],
+  },
+  {
+    code: 'jordan-petra-and-wadi-rum',
+    country: 'jordan',
+    countryEn: 'Jordan',
+    countryNames: { es: 'Jordania', ca: 'Jordània', en: 'Jordan', de: 'Jordanien', fr: 'Jordanie' },
+    days: 8,
+    landPerPersonEur: 1150,
+    titles: {
+      es: 'Jordania: Petra y Wadi Rum',
+      ca: 'Jordània: Petra i Wadi Rum',
+      en: 'Jordan: Petra and Wadi Rum',
+      de: 'Jordanien: Petra und Wadi Rum',
+      fr: 'Jordanie, Petra et Wadi Rum',
+    },
+    subtitles: {
+      es: 'Ammán, Petra, Wadi Rum y el mar Muerto',
+      ca: 'Amman, Petra, Wadi Rum i el mar Mort',
+      en: 'Amman, Petra, Wadi Rum and the Dead Sea',
+      de: 'Amman, Petra, Wadi Rum und Totes Meer',
+      fr: 'Amman, Petra, Wadi Rum et mer Morte',
+    },
+    stops: [
+      {
+        city: 'Amman',
+        nights: 2,
+        hotels: ['Landmark Amman', 'The St. Regis Amman'],
+        included: ['Jerash Roman city', 'Amman citadel'],
+      },
+      {
+        city: 'Petra',
+        nights: 2,
+        hotels: ['Petra Guest House', 'Mövenpick Resort Petra'],
+        included: ['Petra: the Siq and the Treasury', 'The Monastery hike'],
+        extra: ['Petra by Night', '30'],
+      },
+      {
+        city: 'Wadi Rum',
+        nights: 1,
+        hotels: ['Sun City Camp', 'Memories Aicha Luxury Camp'],
+        included: ['Jeep safari in the desert'],
+        substitution: 'Camel ride at sunset',
+      },
+      {
+        city: 'Dead Sea',
+        nights: 2,
+        hotels: ['Dead Sea Spa Hotel', 'Kempinski Hotel Ishtar', 'Six Senses Dead Sea'],
+        included: ['Floating in the Dead Sea'],
+        extra: ['Mud and salt spa ritual', '55'],
+      },
+    ],
+  },
+  {
+    code: 'south-africa-safari-and-cape',
+    country: 'south-africa',
+    countryEn: 'South Africa',
+    countryNames: { es: 'Sudáfrica', ca: 'Sud-àfrica', en: 'South Africa', de: 'Südafrika', fr: 'Afrique du Sud' },
+    days: 13,
+    landPerPersonEur: 2480,
+    titles: {
+      es: 'Sudáfrica: safari y El Cabo',
+      ca: 'Sud-àfrica: safari i el Cap',
+      en: 'South Africa: Safari and the Cape',
+      de: 'Südafrika: Safari und Kap',
+      fr: 'Afrique du Sud, safari et Le Cap',
+    },
+    subtitles: {
+      es: 'Kruger, ruta Panorama, Ciudad del Cabo y viñedos',
+      ca: 'Kruger, ruta Panorama, Ciutat del Cap i vinyes',
+      en: 'Kruger, the Panorama Route, Cape Town and the Winelands',
+      de: 'Kruger, Panorama-Route, Kapstadt und Weinland',
+      fr: 'Kruger, route des Panoramas, Le Cap et vignobles',
+    },
+    stops: [
+      {
+        city: 'Johannesburg',
+        nights: 1,
+        hotels: ['Radisson Blu Sandton', 'The Saxon'],
+        included: ['Soweto and Apartheid Museum'],
+      },
+      {
+        city: 'Kruger',
+        nights: 4,
+        hotels: ['Protea Hotel Kruger Gate', 'Sabi Sabi Bush Lodge', 'Singita Lebombo'],
+        included: ['Game drives in Kruger', 'Panorama Route and Blyde River canyon'],
+        extra: ['Walking safari with a ranger', '80'],
+      },
+      {
+        city: 'Cape Town',
+        nights: 5,
+        hotels: ['Victoria & Alfred Hotel', 'One&Only Cape Town', 'Ellerman House'],
+        included: ['Table Mountain and Bo-Kaap', 'Cape Peninsula and Cape Point'],
+        extra: ['Stellenbosch wine tasting', '70'],
+        substitution: 'Boulders beach penguins',
+      },
+      {
+        city: 'Franschhoek',
+        nights: 2,
+        hotels: ['Le Franschhoek Hotel', 'Leeu Estates'],
+        included: ['Franschhoek wine tram'],
+      },
+    ],
+  },
+];
+
+const markets = [
+  {
+    code: 'es',
+    name: 'España',
+    languages: ['es', 'ca', 'en'],
+    currency: { code: 'EUR', name: 'Euro', symbol: '€' },
+    timezone: 'Europe/Madrid',
+    airports: ['MAD', 'BCN', 'AGP'],
+  },
+  {
+    code: 'de',
+    name: 'Deutschland',
+    languages: ['de', 'en'],
+    currency: { code: 'EUR', name: 'Euro', symbol: '€' },
+    timezone: 'Europe/Berlin',
+    airports: ['FRA', 'MUC', 'BER'],
+  },
+  {
+    code: 'us',
+    name: 'United States',
+    languages: ['en', 'es'],
+    currency: { code: 'USD', name: 'US Dollar', symbol: '$' },
+    timezone: 'America/New_York',
+    airports: ['JFK', 'LAX', 'MIA'],
+  },
+  {
+    code: 'uk',
+    name: 'United Kingdom',
+    languages: ['en'],
+    currency: { code: 'GBP', name: 'Pound Sterling', symbol: '£' },
+    timezone: 'Europe/London',
+    airports: ['LHR', 'MAN'],
+  },
+  {
+    code: 'ca',
+    name: 'Canada',
+    languages: ['en', 'fr'],
+    currency: { code: 'CAD', name: 'Canadian Dollar', symbol: '$' },
+    timezone: 'America/Toronto',
+    airports: ['YYZ', 'YUL'],
+  },
+  {
+    code: 'it',
+    name: 'Italia',
+    is_active: false,
+    languages: ['it'],
+    currency: { code: 'EUR', name: 'Euro', symbol: '€' },
+    timezone: 'Europe/Rome',
+    airports: ['FCO'],
+  },
+];
+
+const pathSlugs: Record<string, string> = {
+  es: 'viajes',
+  ca: 'viatges',
+  en: 'tours',
+  de: 'reisen',
+  fr: 'voyages',
+  it: 'viaggi',
+};
+
+const airports = [
+  ['MAD', 'Adolfo Suárez Madrid-Barajas', 'Madrid', 'Spain'],
+  ['BCN', 'Josep Tarradellas Barcelona-El Prat', 'Barcelona', 'Spain'],
+  ['AGP', 'Málaga-Costa del Sol', 'Málaga', 'Spain'],
+  ['FRA', 'Frankfurt am Main', 'Frankfurt', 'Germany'],
+  ['MUC', 'Munich Franz Josef Strauss', 'Munich', 'Germany'],
+  ['BER', 'Berlin Brandenburg Willy Brandt', 'Berlin', 'Germany'],
+  ['JFK', 'John F. Kennedy International', 'New York', 'United States'],
+  ['LAX', 'Los Angeles International', 'Los Angeles', 'United States'],
+  ['MIA', 'Miami International', 'Miami', 'United States'],
+  ['LHR', 'London Heathrow', 'London', 'United Kingdom'],
+  ['MAN', 'Manchester', 'Manchester', 'United Kingdom'],
+  ['YYZ', 'Toronto Pearson International', 'Toronto', 'Canada'],
+  ['YUL', 'Montréal-Trudeau International', 'Montreal', 'Canada'],
+  ['FCO', 'Roma Fiumicino Leonardo da Vinci', 'Rome', 'Italy'],
+].map(([iata_code, name, city, country]) => ({ iata_code, name, city, country }));
+
+/** units per 1 EUR */
+const rates: Record<string, string> = { USD: '1.0832', GBP: '0.8541', CAD: '1.4710', JPY: '162.40' };
+
+/** Products that are not active (shown only by preview): market/lang/tour -> status */
+const notActive: Record<string, 'draft' | 'inactive'> = {
+  'uk/en/jordan-petra-and-wadi-rum': 'draft',
+  'ca/fr/egypt-pharaohs-and-nile': 'inactive',
+  'de/en/south-africa-safari-and-cape': 'draft',
+  'es/en/costa-rica-nature': 'inactive',
+};
+
+const slugify = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+// ---- suppliers: hotels, activities, transfers (shared between tours by name)
+const hotels = new Map<string, Record<string, unknown>>();
+const activities = new Map<string, Record<string, unknown>>();
+const transfers = new Map<string, Record<string, unknown>>();
+const TIERS = ['selection', 'luxury', 'grand_luxury'] as const;
+
+function hotelCode(name: string) {
+  return slugify(name);
+}
+
+function addHotel(name: string, city: string, country: string, tier: number, currency: string, tour: Tour) {
+  const code = hotelCode(name);
+  if (hotels.has(code)) return code;
+  const base = [110, 260, 480][tier];
+  const roomTypes = ['1A', '2A', '3A', '4A'];
+  // one upgrade hotel has no 4-person rooms (its checkout entry is not selectable for 4A)
+  const types = name === 'Aman Kyoto' ? roomTypes.slice(0, 3) : roomTypes;
+  const factor = currency === 'USD' ? '1.0832' : currency === 'JPY' ? '162.40' : '1';
+  const price = (eur: number) => {
+    const cents = BigInt(eur * 100) * BigInt(Math.round(Number(factor) * 10000));
+    const v = cents / 10000n;
+    return `${v / 100n}.${String(v % 100n).padStart(2, '0')}`;
+  };
+  const hotelRates = types.map((room_type, i) => ({
+    room_type,
+    price_per_night: price(base + i * Math.round(base * 0.35)),
+    currency,
+  }));
+  if (tier === 0 && tour.code === 'japan-essentials' && city === 'Tokyo') {
+    hotelRates.push({ room_type: '2A+1CH', price_per_night: price(base + 60), currency });
+  }
+  hotels.set(code, {
+    code,
+    name,
+    city,
+    country,
+    description: `${['Comfortable', 'Elegant', 'Exceptional'][tier]} ${['4-star', '5-star', '5-star'][tier]} stay in ${city}.`,
+    images: [`hotels/${code}.jpg`],
+    stars: tier === 0 ? 4 : 5,
+    rates: hotelRates,
+  });
+  return code;
+}
+
+function addActivity(name: string, city: string, country: string, priceEur?: string) {
+  const code = slugify(`${city}-${name}`).slice(0, 80);
+  if (activities.has(code)) return code;
+  const a: Record<string, unknown> = {
+    code,
+    name,
+    description: `${name}, ${city}.`,
+    city,
+    country,
+    images: [`activities/${code}.jpg`],
+    reasons: [`One of the highlights of ${city}`, 'Small groups with a local guide'],
+    amenities: [
+      { icon: 'guide', label: 'Local guide', description: 'Guided in English and Spanish' },
+      { icon: 'clock', label: 'Half day', description: 'About 4 hours' },
+    ],
+  };
+  if (priceEur) a.rate = { price_per_person: `${priceEur}.00`, currency: 'EUR' };
+  activities.set(code, a);
+  return code;
+}
+
+function addTransfer(code: string, t: Record<string, unknown>) {
+  if (!transfers.has(code)) transfers.set(code, { code, ...t });
+  return code;
+}
+
+// ---- localized day texts
+const say: Record<
+  Lang,
+  {
+    arrival: (c: string) => string;
+    travel: (a: string, b: string) => string;
+    visit: (c: string, what: string) => string;
+    free: (c: string) => string;
+    home: string;
+    arrivalText: (c: string) => string;
+    travelText: (a: string, b: string) => string;
+    visitText: (what: string) => string;
+    freeText: (c: string) => string;
+    homeText: string;
+    info: (country: string) => string;
+    long: (title: string, cities: string, days: number) => string;
+    short: (days: number, cities: string) => string;
+    nights: (n: number, c: string) => string;
+  }
+> = {
+  es: {
+    arrival: (c) => `Llegada a ${c}`,
+    travel: (a, b) => `De ${a} a ${b}`,
+    visit: (c, w) => `${c}: ${w}`,
+    free: (c) => `Día libre en ${c}`,
+    home: 'Vuelo de regreso',
+    arrivalText: (c) => `Llegada a ${c}, recepción en el aeropuerto y traslado al hotel. Resto del día libre.`,
+    travelText: (a, b) => `Por la mañana salimos de ${a} hacia ${b}. Llegada y alojamiento.`,
+    visitText: (w) => `Hoy disfrutamos de: ${w}. Tarde libre para seguir explorando.`,
+    freeText: (c) => `Día libre en ${c} para descubrirla a tu ritmo o añadir una excursión opcional.`,
+    homeText: 'Traslado al aeropuerto y vuelo de regreso a casa.',
+    info: (c) => `Pasaporte con seis meses de validez. Consulta los requisitos de entrada de ${c} antes de viajar.`,
+    long: (t, c, d) => `${t}: ${d} días recorriendo ${c} con guías locales, hoteles escogidos y vuelos incluidos.`,
+    short: (d, c) => `${d} días por ${c}.`,
+    nights: (n, c) => `${n} ${n === 1 ? 'noche' : 'noches'} en ${c}`,
+  },
+  ca: {
+    arrival: (c) => `Arribada a ${c}`,
+    travel: (a, b) => `De ${a} a ${b}`,
+    visit: (c, w) => `${c}: ${w}`,
+    free: (c) => `Dia lliure a ${c}`,
+    home: 'Vol de tornada',
+    arrivalText: (c) => `Arribada a ${c}, recepció a l’aeroport i trasllat a l’hotel. Resta del dia lliure.`,
+    travelText: (a, b) => `Al matí sortim de ${a} cap a ${b}. Arribada i allotjament.`,
+    visitText: (w) => `Avui gaudim de: ${w}. Tarda lliure per continuar explorant.`,
+    freeText: (c) => `Dia lliure a ${c} per descobrir-la al teu ritme o afegir una excursió opcional.`,
+    homeText: 'Trasllat a l’aeroport i vol de tornada a casa.',
+    info: (c) => `Passaport amb sis mesos de validesa. Consulta els requisits d’entrada de ${c} abans de viatjar.`,
+    long: (t, c, d) => `${t}: ${d} dies recorrent ${c} amb guies locals, hotels escollits i vols inclosos.`,
+    short: (d, c) => `${d} dies per ${c}.`,
+    nights: (n, c) => `${n} ${n === 1 ? 'nit' : 'nits'} a ${c}`,
+  },
+  en: {
+    arrival: (c) => `Arrival in ${c}`,
+    travel: (a, b) => `${a} to ${b}`,
+    visit: (c, w) => `${c}: ${w}`,
+    free: (c) => `Free day in ${c}`,
+    home: 'Flight home',
+    arrivalText: (c) =>
+      `Arrive in ${c}, meet your guide at the airport and transfer to the hotel. Rest of the day at leisure.`,
+    travelText: (a, b) => `In the morning we leave ${a} for ${b}. Arrival and check-in.`,
+    visitText: (w) => `Today: ${w}. Free afternoon to keep exploring.`,
+    freeText: (c) => `A free day in ${c} to explore at your own pace or add an optional excursion.`,
+    homeText: 'Transfer to the airport and flight home.',
+    info: (c) => `Passport valid for six months. Check the entry requirements of ${c} before you travel.`,
+    long: (t, c, d) => `${t}: ${d} days through ${c} with local guides, hand-picked hotels and flights included.`,
+    short: (d, c) => `${d} days through ${c}.`,
+    nights: (n, c) => `${n} ${n === 1 ? 'night' : 'nights'} in ${c}`,
+  },
+  de: {
+    arrival: (c) => `Ankunft in ${c}`,
+    travel: (a, b) => `Von ${a} nach ${b}`,
+    visit: (c, w) => `${c}: ${w}`,
+    free: (c) => `Freier Tag in ${c}`,
+    home: 'Rückflug',
+    arrivalText: (c) => `Ankunft in ${c}, Empfang am Flughafen und Transfer zum Hotel. Der restliche Tag ist frei.`,
+    travelText: (a, b) => `Am Morgen geht es von ${a} nach ${b}. Ankunft und Check-in.`,
+    visitText: (w) => `Heute erleben Sie: ${w}. Der Nachmittag steht zur freien Verfügung.`,
+    freeText: (c) => `Ein freier Tag in ${c} für eigene Entdeckungen oder einen optionalen Ausflug.`,
+    homeText: 'Transfer zum Flughafen und Rückflug.',
+    info: (c) => `Reisepass mit sechs Monaten Gültigkeit. Prüfen Sie vor der Reise die Einreisebestimmungen für ${c}.`,
+    long: (t, c, d) => `${t}: ${d} Tage durch ${c} mit örtlichen Reiseleitern, ausgewählten Hotels und Flügen.`,
+    short: (d, c) => `${d} Tage durch ${c}.`,
+    nights: (n, c) => `${n} ${n === 1 ? 'Nacht' : 'Nächte'} in ${c}`,
+  },
+  fr: {
+    arrival: (c) => `Arrivée à ${c}`,
+    travel: (a, b) => `De ${a} à ${b}`,
+    visit: (c, w) => `${c} : ${w}`,
+    free: (c) => `Journée libre à ${c}`,
+    home: 'Vol retour',
+    arrivalText: (c) => `Arrivée à ${c}, accueil à l’aéroport et transfert à l’hôtel. Reste de la journée libre.`,
+    travelText: (a, b) => `Le matin, départ de ${a} vers ${b}. Arrivée et installation.`,
+    visitText: (w) => `Au programme : ${w}. Après-midi libre pour continuer la découverte.`,
+    freeText: (c) => `Journée libre à ${c} pour explorer à votre rythme ou ajouter une excursion.`,
+    homeText: 'Transfert à l’aéroport et vol retour.',
+    info: (c) => `Passeport valable six mois. Vérifiez les conditions d’entrée de ${c} avant de partir.`,
+    long: (t, c, d) => `${t} : ${d} jours à travers ${c} avec guides locaux, hôtels choisis et vols inclus.`,
+    short: (d, c) => `${d} jours à travers ${c}.`,
+    nights: (n, c) => `${n} ${n === 1 ? 'nuit' : 'nuits'} à ${c}`,
+  },
+};
+
+function listJoin(items: string[], lang: Lang) {
+  const and = { es: 'y', ca: 'i', en: 'and', de: 'und', fr: 'et' }[lang];
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${and} ${items.at(-1)}`;
+}
+
+// ---- build
+const productTemplates: Record<string, unknown>[] = [];
+const marketProducts: Record<string, unknown>[] = [];
+
+function tourSuppliers(tour: Tour) {
+  const currency = tour.rateCurrency ?? 'EUR';
+  const stays: Record<string, unknown>[] = [];
+  const dayActs = new Map<number, { activity: string; tier: string }[]>();
+  const dayTransfers: Record<string, unknown>[] = [];
+  let day = 1;
+  tour.stops.forEach((stop, i) => {
+    const country = stop.country ?? tour.countryEn;
+    const start = day;
+    const end = day + stop.nights - 1;
+    (stop.hotels ?? []).forEach((name, tier) => {
+      if (!name) return;
+      const hotelCurrency = name === 'Aman Tokyo' ? 'JPY' : currency;
+      const code = addHotel(name, stop.city, country, tier, hotelCurrency, tour);
+      stays.push({ hotel: code, tier: TIERS[tier], day_start: start, day_end: end });
+    });
+    // included activities one a day from the second day of the stop (the first when it is one night)
+    stop.included.forEach((name, k) => {
+      const d = Math.min(start + (stop.nights > 1 ? k + 1 : k), end);
+      const list = dayActs.get(d) ?? [];
+      list.push({ activity: addActivity(name, stop.city, country), tier: 'included' });
+      dayActs.set(d, list);
+    });
+    const busy = Math.min(start + (stop.nights > 1 ? 1 : 0), end);
+    if (stop.extra) {
+      const list = dayActs.get(busy) ?? [];
+      list.push({
+        activity: addActivity(stop.extra[0], stop.city, country, stop.extra[1] || undefined),
+        tier: 'extra',
+      });
+      dayActs.set(busy, list);
+    }
+    if (stop.substitution) {
+      const list = dayActs.get(busy) ?? [];
+      list.push({ activity: addActivity(stop.substitution, stop.city, country, '40'), tier: 'substitution' });
+      dayActs.set(busy, list);
+    }
+    const citySlug = slugify(stop.city);
+    if (i === 0) {
+      dayTransfers.push({
+        day: 1,
+        transfer: addTransfer(`${citySlug}-airport-shuttle`, {
+          name: `${stop.city} airport to hotel (shared)`,
+          description: `Shared shuttle from ${stop.city} airport to your hotel.`,
+          city: stop.city,
+          country,
+          vehicle_type: 'shuttle',
+          duration_minutes: 60,
+        }),
+        kind: 'included',
+      });
+      dayTransfers.push({
+        day: 1,
+        transfer: addTransfer(`${citySlug}-airport-private`, {
+          name: `${stop.city} airport to hotel (private car)`,
+          description: `Private car with driver from ${stop.city} airport straight to your hotel.`,
+          city: stop.city,
+          country,
+          images: [`transfers/${citySlug}-private.jpg`],
+          vehicle_type: 'sedan',
+          duration_minutes: 45,
+          rate: { price_per_trip: currency === 'USD' ? '95.00' : '85.00', currency },
+        }),
+        kind: 'upsell',
+      });
+    } else {
+      const prev = tour.stops[i - 1].city;
+      const code = `${slugify(prev)}-to-${citySlug}`;
+      dayTransfers.push({
+        day: start,
+        transfer: addTransfer(`${code}-coach`, {
+          name: `${prev} to ${stop.city} by coach`,
+          city: stop.city,
+          country,
+          vehicle_type: 'coach',
+          duration_minutes: 180,
+        }),
+        kind: 'included',
+      });
+      if (i === 1) {
+        dayTransfers.push({
+          day: start,
+          transfer: addTransfer(`${code}-private`, {
+            name: `${prev} to ${stop.city} by private minivan`,
+            city: stop.city,
+            country,
+            vehicle_type: 'minivan',
+            duration_minutes: 150,
+            // one upsell transfer without a rate: offered but unpriced
+            ...(tour.code === 'thailand-temples-and-islands'
+              ? {}
+              : { rate: { price_per_trip: '160.00', currency: 'EUR' } }),
+          }),
+          kind: 'upsell',
+        });
+      }
+    }
+    day = end + 1;
+  });
+  if (day !== tour.days) throw new Error(`${tour.code}: nights add up to day ${day}, expected ${tour.days}`);
+  return { stays: tour.package ? [] : stays, dayActs, dayTransfers };
+}
+
+function itinerary(tour: Tour, lang: Lang, dayActs: Map<number, { activity: string; tier: string }[]>) {
+  const s = say[lang];
+  const days: Record<string, unknown>[] = [];
+  let day = 1;
+  tour.stops.forEach((stop, i) => {
+    for (let k = 0; k < stop.nights; k++, day++) {
+      const acts = dayActs.get(day) ?? [];
+      const included = acts.filter((a) => a.tier === 'included').map((a) => activities.get(a.activity)!.name as string);
+      let title: string;
+      let description: string;
+      if (k === 0 && i === 0) {
+        title = s.arrival(stop.city);
+        description = s.arrivalText(stop.city);
+      } else if (k === 0) {
+        title = s.travel(tour.stops[i - 1].city, stop.city);
+        description = s.travelText(tour.stops[i - 1].city, stop.city);
+      } else if (included.length) {
+        title = s.visit(stop.city, included[0]);
+        description = s.visitText(listJoin(included, lang));
+      } else {
+        title = s.free(stop.city);
+        description = s.freeText(stop.city);
+      }
+      days.push({
+        day,
+        title,
+        description,
+        city: stop.city,
+        country: tour.countryNames[lang],
+        activities: acts,
+      });
+    }
+  });
+  const last = tour.stops.at(-1)!;
+  days.push({
+    day,
+    title: s.home,
+    description: s.homeText,
+    city: last.city,
+    country: tour.countryNames[lang],
+    activities: [],
+  });
+  return days;
+}
+
+// ---- offers: prices in the market currency, integer cents only
+const flightEur: Record<string, number> = { es: 780, de: 820, us: 690, uk: 640, ca: 720 };
+const perEur: Record<string, bigint> = { EUR: 10000n, USD: 10832n, GBP: 8541n, CAD: 14710n };
+
+function money(cents: bigint) {
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+}
+
+function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[number], lang: string) {
+  const cur = market.currency.code;
+  const conv = (eur: number) => (BigInt(eur * 100) * perEur[cur]) / 10000n;
+  const list: Record<string, unknown>[] = [];
+  const ports = market.airports;
+  const step = 14 + ((tourIndex * 5) % 15); // every 2 to 4 weeks
+  const first = 9 + ((tourIndex * 3) % 12);
+  let n = 0;
+  const push = (offset: number, port: string, extra: Record<string, unknown> = {}, season = 0) => {
+    n++;
+    const land = conv(tour.landPerPersonEur + season) * 2n; // 2 adults, selection hotels
+    const flight = conv(flightEur[market.code] + season / 4);
+    const margin = 18n;
+    const rawPp = ((land / 2n + flight) * (100n + margin)) / 100n;
+    // marketing price: up to the next 5 units, minus 1 cent
+    const unit = 500n;
+    const pp = ((rawPp + unit - 1n) / unit) * unit - 1n;
+    list.push({
+      code: `${tour.code}-${market.code}-${lang}-${String(n).padStart(2, '0')}`,
+      departure_airport: port,
+      departure_date: offset < 0 ? `today${offset}` : `today+${offset}`,
+      return_date: `today${offset + tour.days - 1 < 0 ? '' : '+'}${offset + tour.days - 1}`,
+      status: 'Active',
+      pax_count: 2,
+      allotment: 10 + ((n * 7 + tourIndex) % 11),
+      allotment_used: (n * 3) % 5,
+      land_base_price: money(land),
+      flight_price: money(flight),
+      margin_percent: '18.00',
+      final_price: money(pp * 2n),
+      price_per_person: money(pp),
+      ...extra,
+    });
+  };
+  let k = 0;
+  for (let offset = first; offset <= 365; offset += step, k++) {
+    const month = Math.floor(offset / 30) % 12;
+    const season = [0, 0, 80, 120, 60, 0, 150, 220, 90, 0, 40, 180][month];
+    push(offset, ports[k % Math.min(ports.length, 3)], {}, season);
+  }
+  if (tourIndex < 5) {
+    // the edge cases of bookability and availability
+    push(2, ports[0]); // inside the 5-day lead time
+    push(4, ports[1 % ports.length]);
+    push(-12, ports[0]); // past
+    push(-45, ports[0]);
+    push(first + 7, ports[0], { allotment: 12, allotment_used: 12 }); // sold out
+    push(first + 21, ports[1 % ports.length], { status: 'Inactive' });
+    push(first + 35, ports[0], { status: 'Cancelled' });
+  }
+  return list;
+}
+
+tours.forEach((tour, tourIndex) => {
+  const { stays, dayActs, dayTransfers } = tourSuppliers(tour);
+  productTemplates.push({
+    code: tour.code,
+    title: tour.titles.en,
+    trip_duration_days: tour.days,
+    country_slug: tour.country,
+    hero_image: `tours/${tour.code}/hero.jpg`,
+    ...(tour.package ? { package_service_name: tour.package } : {}),
+    accommodations: stays,
+    day_transfers: dayTransfers,
+  });
+  for (const market of markets.filter((m) => m.is_active !== false)) {
+    for (const lang of market.languages as Lang[]) {
+      const s = say[lang];
+      const cities = listJoin(
+        tour.stops.map((st) => st.city),
+        lang,
+      );
+      const status = notActive[`${market.code}/${lang}/${tour.code}`] ?? 'active';
+      marketProducts.push({
+        template: tour.code,
+        market: market.code,
+        language: lang,
+        version: 1,
+        status,
+        sort_order: (tourIndex + 1) * 10,
+        title: tour.titles[lang],
+        subtitle: tour.subtitles[lang],
+        short_description: s.short(tour.days, cities),
+        long_description: s.long(tour.titles[lang], cities, tour.days),
+        highlights: tour.stops.map((st) => s.nights(st.nights, st.city)),
+        destination_info: s.info(tour.countryNames[lang]),
+        url_slug: slugify(tour.titles[lang]),
+        country_name: tour.countryNames[lang],
+        hero_image: `tours/${tour.code}/hero-${lang}.jpg`,
+        departure_airports: market.airports.slice(0, 3),
+        itinerary: itinerary(tour, lang, dayActs),
+        offers: status === 'active' ? offersFor(tour, tourIndex, market, lang) : [],
+      });
+    }
+  }
+});
+
+const doc = {
+  airports,
+  exchange_rates: Object.entries(rates).map(([currency, rate_per_eur]) => ({ currency, rate_per_eur })),
+  markets: markets.map((m) => ({
+    ...m,
+    tour_path_slugs: Object.fromEntries(m.languages.map((l) => [l, pathSlugs[l]])),
+  })),
+  hotels: [...hotels.values()],
+  activities: [...activities.values()],
+  transfers: [...transfers.values()],
+  product_templates: productTemplates,
+  market_products: marketProducts,
+};
+
+writeFileSync(new URL('../data/demo/catalog.json', import.meta.url), `${JSON.stringify(doc, null, 1)}\n`);
+console.log(
+  `wrote data/demo/catalog.json: ${tours.length} tours, ${marketProducts.length} market products, ` +
+    `${marketProducts.reduce((n, p) => n + (p.offers as unknown[]).length, 0)} offers, ${hotels.size} hotels, ` +
+    `${activities.size} activities, ${transfers.size} transfers`,
+);

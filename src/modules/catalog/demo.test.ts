@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestDatabase } from '../../../test/support/db.js';
+import type { ImportSection } from '../../import/section.js';
+import { loadDemo, mergeDocuments, resolveRelativeDates } from './demo.js';
+import { defaultSections } from './import.js';
+
+describe('demo document helpers', () => {
+  it('resolves relative dates anywhere in the document', () => {
+    expect(
+      resolveRelativeDates({ a: ['today', 'today+20', 'today-3'], b: { c: 'today+1x', d: 3 } }, '2026-12-30'),
+    ).toEqual({ a: ['2026-12-30', '2027-01-19', '2026-12-27'], b: { c: 'today+1x', d: 3 } });
+  });
+  it('merges files by top-level key', () => {
+    expect(
+      mergeDocuments([
+        { a: [1], b: { x: 1 }, c: 1 },
+        { a: [2], b: { y: 2 }, d: [3] },
+      ]),
+    ).toEqual({
+      a: [1, 2],
+      b: { x: 1, y: 2 },
+      c: 1,
+      d: [3],
+    });
+  });
+});
+
+describe('loadDemo', () => {
+  let t: TestApp;
+  const seen: unknown[] = [];
+  // a section the catalog does not know receives its own keys (as the content module's will)
+  const probe: ImportSection = {
+    name: 'probe',
+    properties: {},
+    check: (doc) => {
+      seen.push(Object.keys(doc).sort());
+      return [];
+    },
+    apply: async () => {},
+  };
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    const result = await loadDemo(database, { today: '2026-06-15', sections: [...defaultSections, probe] });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 10)));
+    t = await createTestApp({ database });
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    await t.database.close();
+  });
+
+  it('imports the demo catalog: markets, tours in every active market and language, offers', async () => {
+    expect(seen[0]).toEqual(expect.arrayContaining(['markets', 'market_products']));
+    const counts = await t.database.query<{ markets: number; tours: number; products: number; offers: number }>(
+      `SELECT (SELECT count(*)::int FROM markets) AS markets, (SELECT count(*)::int FROM product_templates) AS tours,
+              (SELECT count(*)::int FROM market_products) AS products, (SELECT count(*)::int FROM offers) AS offers`,
+    );
+    expect(counts.rows[0].markets).toBe(6);
+    expect(counts.rows[0].tours).toBeGreaterThanOrEqual(12);
+    expect(counts.rows[0].offers).toBeGreaterThan(1000);
+    expect((await t.app.inject('/api/it/it/products')).statusCode).toBe(403);
+    const ca = (await t.app.inject('/api/ca/fr/products')).json();
+    expect(ca.meta).toEqual({ market: 'ca', locale: 'fr_CA' });
+    expect(ca.data.length).toBe(11); // one French-Canadian product is inactive
+    const es = (await t.app.inject('/api/es/es/products')).json().data;
+    expect(es).toHaveLength(12);
+    const japan = es.find((p: { country_slug: string }) => p.country_slug === 'japan');
+    const conf = (await t.app.inject(`/api/es/es/products/${japan.id}/configurator`)).json().data;
+    expect(conf.months.length).toBeGreaterThanOrEqual(10);
+    expect(conf.room_types.map((r: { code: string }) => r.code)).toEqual(['1A', '2A', '3A', '4A']);
+    const lead = (await t.app.inject(`/api/us/en/products/${japan.id}/leading-price`)).statusCode;
+    expect(lead).toBe(404); // an es product is not a us product
+  });
+});

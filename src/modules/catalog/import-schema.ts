@@ -1,0 +1,241 @@
+// JSON Schemas (TypeBox) of the catalog's top-level keys in the import document. The same
+// objects validate documents (typebox/compile) and are written to docs/import-format.schema.json.
+// Money and rates are decimal strings so no value passes through binary floating point.
+import { type Static, Type } from 'typebox';
+
+const Code = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'lower-case natural key' });
+const Iata = Type.String({ pattern: '^[A-Z]{3}$', description: 'IATA airport code' });
+const Lang = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 language code' });
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' });
+const Money = Type.String({ pattern: '^\\d{1,10}(?:\\.\\d{1,2})?$', description: 'decimal amount, e.g. "1234.50"' });
+const Rate = Type.String({ pattern: '^\\d{1,10}(?:\\.\\d{1,8})?$', description: 'decimal rate, e.g. "1.0832"' });
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+const Text = Type.String({ minLength: 1 });
+const Images = Type.Array(Type.String({ minLength: 1 }), {
+  description: 'storage paths (joined to ASSET_BASE_URL) or absolute URLs',
+});
+const Day = Type.Integer({ minimum: 1, maximum: 60 });
+
+export const ROOM_TYPE_PATTERN = '^[1-9]A(?:\\+[1-9]CH)?$';
+export const ACCOMMODATION_TIERS = ['selection', 'luxury', 'grand_luxury'] as const;
+export const ACTIVITY_TIERS = ['included', 'extra', 'substitution'] as const;
+export const PRODUCT_STATUSES = ['active', 'draft', 'inactive'] as const;
+export const OFFER_STATUSES = ['Active', 'Inactive', 'SoldOut', 'Cancelled', 'Draft'] as const;
+
+export const MarketInput = Type.Object(
+  {
+    code: Type.String({ pattern: '^[a-z]{2,3}$' }),
+    name: Text,
+    is_active: Type.Optional(Type.Boolean({ default: true })),
+    languages: Type.Array(Lang, { minItems: 1, description: 'supported languages, default first' }),
+    tour_path_slugs: Type.Optional(
+      Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+        description: 'language -> localized path segment of product pages',
+      }),
+    ),
+    currency: Type.Object({ code: Currency, name: Text, symbol: Text }, { additionalProperties: false }),
+    timezone: Type.String({ minLength: 1, description: 'IANA time zone, e.g. Europe/Madrid' }),
+    airports: Type.Array(Iata, { description: 'departure airports of the market, primary first' }),
+  },
+  { additionalProperties: false },
+);
+
+export const AirportInput = Type.Object(
+  { iata_code: Iata, name: Text, city: Text, country: Text },
+  { additionalProperties: false },
+);
+
+export const ExchangeRateInput = Type.Object(
+  { currency: Currency, rate_per_eur: Rate },
+  { additionalProperties: false, description: 'units of the currency per 1 EUR' },
+);
+
+const Place = {
+  city: Type.Optional(Type.String()),
+  country: Type.Optional(Type.String()),
+};
+
+export const HotelInput = Type.Object(
+  {
+    code: Code,
+    name: Text,
+    ...Place,
+    description: Type.Optional(Type.String()),
+    images: Type.Optional(Images),
+    stars: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+    rates: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { room_type: Type.String({ pattern: ROOM_TYPE_PATTERN }), price_per_night: Money, currency: Currency },
+          { additionalProperties: false },
+        ),
+        { description: 'supplier price per room and night for each room type (1A, 2A, 3A, 4A, 2A+1CH)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Amenity = Type.Object(
+  { icon: Type.String(), label: Type.String(), description: Type.String() },
+  { additionalProperties: false },
+);
+
+export const ActivityInput = Type.Object(
+  {
+    code: Code,
+    name: Text,
+    description: Type.Optional(Type.String()),
+    ...Place,
+    images: Type.Optional(Images),
+    reasons: Type.Optional(Type.Array(Type.String())),
+    amenities: Type.Optional(Type.Array(Amenity)),
+    rate: Type.Optional(
+      Type.Object(
+        { price_per_person: Money, currency: Currency },
+        { additionalProperties: false, description: 'absent: no price available' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const TransferInput = Type.Object(
+  {
+    code: Code,
+    name: Text,
+    description: Type.Optional(Type.String()),
+    ...Place,
+    images: Type.Optional(Images),
+    vehicle_type: Type.Optional(Type.String()),
+    duration_minutes: Type.Optional(Type.Integer({ minimum: 1 })),
+    rate: Type.Optional(
+      Type.Object(
+        { price_per_trip: Money, currency: Currency },
+        { additionalProperties: false, description: 'absent: no price available' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ProductTemplateInput = Type.Object(
+  {
+    code: Code,
+    slug: Type.Optional(Code),
+    title: Text,
+    trip_duration_days: Day,
+    country_slug: Code,
+    hero_image: Type.Optional(Type.String()),
+    package_service_name: Type.Optional(Type.String({ description: 'legacy package tours only' })),
+    accommodations: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { hotel: Code, tier: Type.Enum([...ACCOMMODATION_TIERS]), day_start: Day, day_end: Day },
+          { additionalProperties: false, description: 'hotel nights of one tier from day_start to day_end' },
+        ),
+      ),
+    ),
+    day_transfers: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { day: Day, transfer: Code, kind: Type.Enum(['included', 'upsell']) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const OfferInput = Type.Object(
+  {
+    code: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' }),
+    departure_airport: Iata,
+    departure_date: IsoDate,
+    return_date: Type.Optional(IsoDate),
+    status: Type.Enum([...OFFER_STATUSES]),
+    pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 9, default: 2 })),
+    allotment: Type.Integer({ minimum: 0 }),
+    allotment_used: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    land_base_price: Money,
+    flight_price: Money,
+    margin_percent: Type.Optional(Type.String({ pattern: '^\\d{1,3}(?:\\.\\d{1,2})?$' })),
+    final_price: Money,
+    price_per_person: Money,
+    flight_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export const ItineraryDayInput = Type.Object(
+  {
+    day: Day,
+    title: Text,
+    description: Type.Optional(Type.String()),
+    ...Place,
+    activities: Type.Optional(
+      Type.Array(
+        Type.Object({ activity: Code, tier: Type.Enum([...ACTIVITY_TIERS]) }, { additionalProperties: false }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const MarketProductInput = Type.Object(
+  {
+    template: Code,
+    market: Type.String({ pattern: '^[a-z]{2,3}$' }),
+    language: Lang,
+    version: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    status: Type.Enum([...PRODUCT_STATUSES]),
+    sort_order: Type.Optional(Type.Integer({ default: 0 })),
+    title: Text,
+    subtitle: Type.Optional(Type.String()),
+    short_description: Type.Optional(Type.String()),
+    long_description: Type.Optional(Type.String()),
+    highlights: Type.Optional(Type.Array(Type.String())),
+    destination_info: Type.Optional(Type.String()),
+    url_slug: Code,
+    country_name: Text,
+    hero_image: Type.Optional(Type.String()),
+    departure_airports: Type.Array(Iata, { minItems: 1, description: 'first one is the SKU airport' }),
+    itinerary: Type.Optional(Type.Array(ItineraryDayInput)),
+    offers: Type.Optional(Type.Array(OfferInput)),
+  },
+  { additionalProperties: false },
+);
+
+/** The catalog's top-level keys; every one is optional so partial documents import too. */
+export const catalogProperties = {
+  markets: Type.Array(MarketInput),
+  airports: Type.Array(AirportInput),
+  exchange_rates: Type.Array(ExchangeRateInput),
+  hotels: Type.Array(HotelInput),
+  activities: Type.Array(ActivityInput),
+  transfers: Type.Array(TransferInput),
+  product_templates: Type.Array(ProductTemplateInput),
+  market_products: Type.Array(MarketProductInput),
+};
+
+export type MarketDoc = Static<typeof MarketInput>;
+export type AirportDoc = Static<typeof AirportInput>;
+export type ExchangeRateDoc = Static<typeof ExchangeRateInput>;
+export type HotelDoc = Static<typeof HotelInput>;
+export type ActivityDoc = Static<typeof ActivityInput>;
+export type TransferDoc = Static<typeof TransferInput>;
+export type ProductTemplateDoc = Static<typeof ProductTemplateInput>;
+export type MarketProductDoc = Static<typeof MarketProductInput>;
+export type OfferDoc = Static<typeof OfferInput>;
+
+export interface CatalogDoc {
+  markets?: MarketDoc[];
+  airports?: AirportDoc[];
+  exchange_rates?: ExchangeRateDoc[];
+  hotels?: HotelDoc[];
+  activities?: ActivityDoc[];
+  transfers?: TransferDoc[];
+  product_templates?: ProductTemplateDoc[];
+  market_products?: MarketProductDoc[];
+}

@@ -1,0 +1,177 @@
+// The catalog import: validate the whole document (JSON Schema, then cross-references), then apply
+// every section in one transaction and bump the catalog revision so every process drops its cache.
+import type { EventEmitter } from 'node:events';
+import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { Database } from '../../db/database.js';
+import { catalogRevision } from '../../db/schema/index.js';
+import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { catalogSection } from './import-section.js';
+
+/** The sections the importer knows; the content module adds its own. */
+export const defaultSections: ImportSection[] = [catalogSection];
+
+export interface ImportOptions {
+  sections?: ImportSection[];
+  /** YYYY-MM-DD; defaults to today (UTC) */
+  today?: string;
+  /** receives 'catalog:changed' after a successful import */
+  events?: EventEmitter;
+}
+
+export type ImportSummary = Record<string, { total: number; inserted: number; updated: number }>;
+
+export type ImportResult = { ok: true; summary: ImportSummary } | { ok: false; problems: ImportProblem[] };
+
+/** The whole document's JSON Schema: the union of the sections' top-level keys, nothing else. */
+export function importDocumentSchema(sections: ImportSection[] = defaultSections) {
+  const properties: Record<string, object> = {};
+  for (const s of sections) Object.assign(properties, s.properties);
+  return Type.Object(Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, Type.Optional(v as never)])), {
+    additionalProperties: false,
+    title: 'itinera catalog import document',
+    description:
+      'One JSON object; each top-level key is optional. Records are upserted on their natural keys; ' +
+      'children listed under a parent replace that parent children; offers are never deleted.',
+  });
+}
+
+const validators = new WeakMap<ImportSection[], ReturnType<typeof Compile>>();
+
+function validatorFor(sections: ImportSection[]) {
+  let v = validators.get(sections);
+  if (!v) {
+    v = Compile(importDocumentSchema(sections));
+    validators.set(sections, v);
+  }
+  return v;
+}
+
+interface SchemaError {
+  keyword: string;
+  schemaPath: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+function valueAt(doc: unknown, path: string): unknown {
+  let v: unknown = doc;
+  for (const part of path.split('/').slice(1)) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return v;
+}
+
+/** TypeBox errors -> one problem per offending value, with a plain reason. */
+export function schemaProblems(errors: SchemaError[], doc: unknown): ImportProblem[] {
+  const out: ImportProblem[] = [];
+  const seen = new Set<string>();
+  const push = (path: string, reason: string) => {
+    const key = `${path}\n${reason}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ path: path || '/', reason });
+    }
+  };
+  const unions = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  for (const e of errors) {
+    // the branches of a union report once, as the union
+    if (e.schemaPath.includes('/anyOf/') && unions.has(e.instancePath)) continue;
+    switch (e.keyword) {
+      case 'required': {
+        const value = valueAt(doc, e.instancePath) as Record<string, unknown> | undefined;
+        const names = (e.params.requiredProperties as string[] | undefined) ?? [];
+        for (const name of names) if (value && !(name in value)) push(`${e.instancePath}/${name}`, 'is required');
+        break;
+      }
+      case 'boolean':
+        push(e.instancePath, 'is not a known property');
+        break;
+      case 'additionalProperties':
+        break; // reported per property by the 'boolean' error
+      case 'enum':
+        push(e.instancePath, `must be one of ${(e.params.allowedValues as unknown[]).map((v) => `'${v}'`).join(', ')}`);
+        break;
+      case 'pattern':
+        push(e.instancePath, `has an invalid format (${e.message.replace(/^must match pattern /, 'pattern ')})`);
+        break;
+      case 'anyOf':
+        push(e.instancePath, 'has an invalid value');
+        break;
+      default:
+        push(e.instancePath, e.message);
+    }
+  }
+  return out;
+}
+
+export async function validateImport(
+  database: Database,
+  doc: unknown,
+  opts: ImportOptions = {},
+): Promise<ImportProblem[]> {
+  const sections = opts.sections ?? defaultSections;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    return [{ path: '/', reason: 'the document must be a JSON object' }];
+  }
+  const validator = validatorFor(sections);
+  if (!validator.Check(doc)) return schemaProblems([...validator.Errors(doc)] as SchemaError[], doc);
+  const ctx = importContext(database, opts, {});
+  const problems: ImportProblem[] = [];
+  for (const s of sections) problems.push(...(await s.check(doc as Record<string, unknown>, ctx)));
+  return problems;
+}
+
+function importContext(database: Database, opts: ImportOptions, summary: ImportSummary): ImportContext {
+  return {
+    today: opts.today ?? new Date().toISOString().slice(0, 10),
+    db: database.db,
+    count(entity, c) {
+      const prev = summary[entity] ?? { total: 0, inserted: 0, updated: 0 };
+      summary[entity] = {
+        total: prev.total + c.total,
+        inserted: prev.inserted + c.inserted,
+        updated: prev.updated + c.updated,
+      };
+    },
+  };
+}
+
+export async function runImport(database: Database, doc: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
+  const sections = opts.sections ?? defaultSections;
+  const problems = await validateImport(database, doc, opts);
+  if (problems.length) return { ok: false, problems };
+  const summary: ImportSummary = {};
+  const ctx = importContext(database, opts, summary);
+  try {
+    await database.db.transaction(async (tx) => {
+      for (const s of sections) await s.apply(tx, doc as Record<string, unknown>, { ...ctx, db: tx });
+      await bumpRevision(tx);
+    });
+  } catch (err) {
+    // a constraint the checks could not foresee (e.g. a slug taken by a product not in the file)
+    const e = err as { message?: string; cause?: { message?: string; detail?: string } };
+    const reason = e.cause?.detail ?? e.cause?.message ?? e.message ?? String(err);
+    return { ok: false, problems: [{ path: '/', reason: `the database refused the import: ${reason}` }] };
+  }
+  opts.events?.emit('catalog:changed');
+  return { ok: true, summary };
+}
+
+type Executor = Pick<Database['db'], 'execute'>;
+
+async function bumpRevision(tx: Executor): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO catalog_revision (id, revision, updated_at) VALUES (1, 1, now())
+        ON CONFLICT (id) DO UPDATE SET revision = catalog_revision.revision + 1, updated_at = now()`,
+  );
+}
+
+/** The current catalog revision (0 before any import). */
+export async function catalogRevisionOf(database: Database): Promise<number> {
+  const rows = await database.db.select({ revision: catalogRevision.revision }).from(catalogRevision).limit(1);
+  return rows[0]?.revision ?? 0;
+}

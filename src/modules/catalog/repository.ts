@@ -1,0 +1,250 @@
+// SQL of the catalog's read side. Everything of one locale is read in a few set queries (never
+// one per product) and turned into plain objects; the service renders and caches them.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import {
+  accommodations,
+  activities,
+  airports,
+  catalogRevision,
+  hotelRates,
+  hotels,
+  itineraryDayActivities,
+  itineraryDays,
+  marketProductAirports,
+  marketProducts,
+  markets,
+  offers,
+  productTemplates,
+} from '../../db/schema/index.js';
+
+export type ProductRow = typeof marketProducts.$inferSelect & {
+  templateCode: string;
+  templateSlug: string;
+  tripDurationDays: number;
+  countrySlug: string;
+};
+
+export interface ProductAirportRow {
+  marketProductId: number;
+  iataCode: string;
+  name: string;
+  city: string;
+  country: string;
+}
+
+export interface DayRow {
+  id: number;
+  marketProductId: number;
+  dayNumber: number;
+  title: string;
+  description: string;
+  city: string | null;
+  country: string | null;
+}
+
+export interface DayActivityRow {
+  itineraryDayId: number;
+  tier: string;
+  sortOrder: number;
+  id: number;
+  name: string;
+  description: string | null;
+  city: string | null;
+  country: string | null;
+  images: string[];
+  reasons: string[] | null;
+  amenities: { icon: string; label: string; description: string }[] | null;
+}
+
+export interface StayRow {
+  templateId: number;
+  tier: string;
+  dayStart: number;
+  dayEnd: number;
+  hotelId: number;
+  name: string;
+  description: string | null;
+  city: string | null;
+  country: string | null;
+  stars: number | null;
+  images: string[];
+}
+
+export interface OfferRow {
+  id: number;
+  marketProductId: number;
+  departureAirport: string;
+  departureDate: string;
+  status: string;
+  paxCount: number;
+  allotment: number;
+  allotmentUsed: number;
+  finalPrice: string;
+  pricePerPerson: string;
+}
+
+export interface LocaleRows {
+  products: ProductRow[];
+  airports: ProductAirportRow[];
+  days: DayRow[];
+  activities: DayActivityRow[];
+  stays: StayRow[];
+  /** template id -> room types rated by each of its selection hotels */
+  roomTypes: Map<number, string[]>;
+}
+
+export async function loadLocaleRows(db: DbOrTx, locale: string): Promise<LocaleRows> {
+  const products = await db
+    .select({
+      p: marketProducts,
+      templateCode: productTemplates.code,
+      templateSlug: productTemplates.slug,
+      tripDurationDays: productTemplates.tripDurationDays,
+      countrySlug: productTemplates.countrySlug,
+    })
+    .from(marketProducts)
+    .innerJoin(productTemplates, eq(productTemplates.id, marketProducts.templateId))
+    .where(eq(marketProducts.locale, locale))
+    .orderBy(asc(marketProducts.sortOrder), asc(marketProducts.id));
+  const rows: ProductRow[] = products.map((r) => ({
+    ...r.p,
+    templateCode: r.templateCode,
+    templateSlug: r.templateSlug,
+    tripDurationDays: r.tripDurationDays,
+    countrySlug: r.countrySlug,
+  }));
+  if (rows.length === 0)
+    return { products: [], airports: [], days: [], activities: [], stays: [], roomTypes: new Map() };
+  const ids = rows.map((r) => r.id);
+  const templateIds = [...new Set(rows.map((r) => r.templateId))];
+
+  const [airportRows, days, stays, rates] = await Promise.all([
+    db
+      .select({
+        marketProductId: marketProductAirports.marketProductId,
+        iataCode: airports.iataCode,
+        name: airports.name,
+        city: airports.city,
+        country: airports.country,
+      })
+      .from(marketProductAirports)
+      .innerJoin(airports, eq(airports.iataCode, marketProductAirports.iataCode))
+      .where(inArray(marketProductAirports.marketProductId, ids))
+      .orderBy(asc(marketProductAirports.sortOrder)),
+    db
+      .select()
+      .from(itineraryDays)
+      .where(inArray(itineraryDays.marketProductId, ids))
+      .orderBy(asc(itineraryDays.dayNumber)),
+    db
+      .select({
+        templateId: accommodations.templateId,
+        tier: accommodations.tier,
+        dayStart: accommodations.dayStart,
+        dayEnd: accommodations.dayEnd,
+        hotelId: hotels.id,
+        name: hotels.name,
+        description: hotels.description,
+        city: hotels.city,
+        country: hotels.country,
+        stars: hotels.stars,
+        images: hotels.images,
+      })
+      .from(accommodations)
+      .innerJoin(hotels, eq(hotels.id, accommodations.hotelId))
+      .where(inArray(accommodations.templateId, templateIds))
+      .orderBy(asc(accommodations.dayStart), asc(accommodations.id)),
+    db
+      .select({ templateId: accommodations.templateId, hotelId: hotelRates.hotelId, roomType: hotelRates.roomType })
+      .from(accommodations)
+      .innerJoin(hotelRates, eq(hotelRates.hotelId, accommodations.hotelId))
+      .where(and(inArray(accommodations.templateId, templateIds), eq(accommodations.tier, 'selection'))),
+  ]);
+  const dayIds = days.map((d) => d.id);
+  const dayActivities = dayIds.length
+    ? await db
+        .select({
+          itineraryDayId: itineraryDayActivities.itineraryDayId,
+          tier: itineraryDayActivities.tier,
+          sortOrder: itineraryDayActivities.sortOrder,
+          id: activities.id,
+          name: activities.name,
+          description: activities.description,
+          city: activities.city,
+          country: activities.country,
+          images: activities.images,
+          reasons: activities.reasons,
+          amenities: activities.amenities,
+        })
+        .from(itineraryDayActivities)
+        .innerJoin(activities, eq(activities.id, itineraryDayActivities.activityId))
+        .where(inArray(itineraryDayActivities.itineraryDayId, dayIds))
+        .orderBy(asc(itineraryDayActivities.sortOrder))
+    : [];
+
+  return {
+    products: rows,
+    airports: airportRows,
+    days,
+    activities: dayActivities,
+    stays,
+    roomTypes: roomTypesOfSelection(stays, rates),
+  };
+}
+
+/** Room types every selection hotel of the template has a rate for (sellable for the whole trip). */
+function roomTypesOfSelection(
+  stays: StayRow[],
+  rates: { templateId: number; hotelId: number; roomType: string }[],
+): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const templates = new Set(stays.filter((s) => s.tier === 'selection').map((s) => s.templateId));
+  for (const t of templates) {
+    const hotelIds = new Set(stays.filter((s) => s.templateId === t && s.tier === 'selection').map((s) => s.hotelId));
+    let common: Set<string> | undefined;
+    for (const h of hotelIds) {
+      const types = new Set(rates.filter((r) => r.templateId === t && r.hotelId === h).map((r) => r.roomType));
+      common = common ? new Set([...common].filter((x) => types.has(x))) : types;
+    }
+    out.set(t, [...(common ?? [])]);
+  }
+  return out;
+}
+
+/** Offers of a locale's products; availability changes (bookings) make these the most volatile rows. */
+export async function loadLocaleOffers(db: DbOrTx, locale: string): Promise<OfferRow[]> {
+  return db
+    .select({
+      id: offers.id,
+      marketProductId: offers.marketProductId,
+      departureAirport: offers.departureAirport,
+      departureDate: offers.departureDate,
+      status: offers.status,
+      paxCount: offers.paxCount,
+      allotment: offers.allotment,
+      allotmentUsed: offers.allotmentUsed,
+      finalPrice: offers.finalPrice,
+      pricePerPerson: offers.pricePerPerson,
+    })
+    .from(offers)
+    .innerJoin(marketProducts, eq(marketProducts.id, offers.marketProductId))
+    .where(eq(marketProducts.locale, locale))
+    .orderBy(asc(offers.departureDate), asc(offers.id));
+}
+
+export async function readRevision(db: DbOrTx): Promise<number> {
+  const rows = await db.select({ revision: catalogRevision.revision }).from(catalogRevision).limit(1);
+  return rows[0]?.revision ?? 0;
+}
+
+/** market code and language of a market product, for building its preview URL */
+export async function productPlace(db: DbOrTx, id: number): Promise<{ market: string; language: string } | undefined> {
+  const rows = await db
+    .select({ market: markets.code, language: marketProducts.language })
+    .from(marketProducts)
+    .innerJoin(markets, eq(markets.id, marketProducts.marketId))
+    .where(eq(marketProducts.id, id))
+    .limit(1);
+  return rows[0];
+}
