@@ -1,0 +1,133 @@
+// Content reads. Every query joins the translation of one locale, so a record without that
+// translation is simply not found; only active records are read.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { productTemplates } from '../../db/schema/catalog.js';
+import {
+  aboutUsPages,
+  aboutUsTranslations,
+  countries,
+  countryProducts,
+  countryTranslations,
+  regionLabels,
+  regions,
+  regionTranslations,
+} from '../../db/schema/content.js';
+
+const ACTIVE = 'active';
+
+const regionColumns = {
+  id: regions.id,
+  slug: regions.slug,
+  image: regions.image,
+  fullWidthImage: regions.fullWidthImage,
+  name: regionTranslations.name,
+  description: regionTranslations.description,
+  quote: regionTranslations.quote,
+  experiences: regionTranslations.experiences,
+  ctaHeading: regionTranslations.ctaHeading,
+  ctaSubheading: regionTranslations.ctaSubheading,
+  ctaButtonText: regionTranslations.ctaButtonText,
+};
+
+export type RegionRow = Awaited<ReturnType<typeof findRegions>>[number];
+
+/** Active regions with their translation in `locale`, by sort_order; one region when `slug` is given. */
+export async function findRegions(db: DbOrTx, locale: string, slug?: string) {
+  return db
+    .select(regionColumns)
+    .from(regions)
+    .innerJoin(
+      regionTranslations,
+      and(eq(regionTranslations.regionId, regions.id), eq(regionTranslations.locale, locale)),
+    )
+    .where(and(eq(regions.status, ACTIVE), slug === undefined ? undefined : eq(regions.slug, slug)))
+    .orderBy(asc(regions.sortOrder), asc(regions.slug));
+}
+
+const countryColumns = {
+  id: countries.id,
+  regionId: countries.regionId,
+  slug: countries.slug,
+  image: countries.image,
+  images: countries.images,
+  name: countryTranslations.name,
+  description: countryTranslations.description,
+  tagline: countryTranslations.tagline,
+  population: countryTranslations.population,
+  area: countryTranslations.area,
+  currency: countryTranslations.currency,
+  bestTime: countryTranslations.bestTime,
+  languages: countryTranslations.languages,
+  populationLabel: countryTranslations.populationLabel,
+  areaLabel: countryTranslations.areaLabel,
+  currencyLabel: countryTranslations.currencyLabel,
+  bestTimeLabel: countryTranslations.bestTimeLabel,
+  languagesLabel: countryTranslations.languagesLabel,
+  experiences: countryTranslations.experiences,
+};
+
+export type CountryRow = Awaited<ReturnType<typeof findCountries>>[number];
+
+/** Active countries of the given regions with their translation in `locale`, by sort_order. */
+export async function findCountries(db: DbOrTx, locale: string, regionIds: number[]) {
+  if (regionIds.length === 0) return [];
+  return db
+    .select(countryColumns)
+    .from(countries)
+    .innerJoin(
+      countryTranslations,
+      and(eq(countryTranslations.countryId, countries.id), eq(countryTranslations.locale, locale)),
+    )
+    .where(and(eq(countries.status, ACTIVE), inArray(countries.regionId, regionIds)))
+    .orderBy(asc(countries.sortOrder), asc(countries.slug));
+}
+
+/** An active country by slug with its translation in `locale`, or undefined. */
+export async function findCountry(db: DbOrTx, locale: string, slug: string): Promise<CountryRow | undefined> {
+  const [row] = await db
+    .select(countryColumns)
+    .from(countries)
+    .innerJoin(
+      countryTranslations,
+      and(eq(countryTranslations.countryId, countries.id), eq(countryTranslations.locale, locale)),
+    )
+    .where(and(eq(countries.status, ACTIVE), eq(countries.slug, slug)));
+  return row;
+}
+
+/** The template codes of a country's tours, in the association's order. */
+export async function countryTemplateCodes(db: DbOrTx, countryId: number): Promise<string[]> {
+  const rows = await db
+    .select({ code: productTemplates.code })
+    .from(countryProducts)
+    .innerJoin(productTemplates, eq(productTemplates.id, countryProducts.templateId))
+    .where(eq(countryProducts.countryId, countryId))
+    .orderBy(asc(countryProducts.sortOrder));
+  return rows.map((r) => r.code);
+}
+
+export async function findLabels(db: DbOrTx, locale: string) {
+  const [row] = await db.select().from(regionLabels).where(eq(regionLabels.locale, locale));
+  return row;
+}
+
+/** The active About Us page with its translation in `locale`, or undefined. */
+export async function findAboutUs(db: DbOrTx, locale: string) {
+  const [row] = await db
+    .select({
+      videoUrl: aboutUsPages.videoUrl,
+      title: aboutUsTranslations.title,
+      leadCaption: aboutUsTranslations.leadCaption,
+      supportingCaption: aboutUsTranslations.supportingCaption,
+      description: aboutUsTranslations.description,
+      trailers: aboutUsTranslations.trailers,
+    })
+    .from(aboutUsPages)
+    .innerJoin(
+      aboutUsTranslations,
+      and(eq(aboutUsTranslations.pageId, aboutUsPages.id), eq(aboutUsTranslations.locale, locale)),
+    )
+    .where(eq(aboutUsPages.status, ACTIVE));
+  return row;
+}

@@ -1,0 +1,187 @@
+// Pure content rules: asset URLs, label defaults, trailer visibility, trip lines, leading price,
+// entity tags. No I/O, so each is unit-tested on its own.
+import { createHash } from 'node:crypto';
+import type { Trailer } from '../../db/schema/content.js';
+import { formatCents, toCents } from '../../platform/money.js';
+import { isBookable, type OfferState } from '../catalog/rules.js';
+
+/** A scheme (https:, data:, ...) or a protocol-relative URL: already a URL, served unchanged. */
+const IS_URL = /^([a-z][a-z\d+.-]*:|\/\/)/i;
+
+/** Storage path -> absolute URL under `base`; URLs pass through; empty -> null. */
+export function assetUrl(base: string, value: string | null | undefined): string | null {
+  if (value === null || value === undefined || value.trim() === '') return null;
+  const v = value.trim();
+  if (IS_URL.test(v)) return v;
+  return `${base.replace(/\/+$/, '')}/${v.replace(/^\/+/, '')}`;
+}
+
+export const LABEL_FIELDS = [
+  'hero_button_primary',
+  'hero_button_secondary',
+  'newsletter_heading',
+  'newsletter_name_placeholder',
+  'newsletter_email_placeholder',
+  'newsletter_button_text',
+] as const;
+
+export type LabelField = (typeof LABEL_FIELDS)[number];
+export type RegionLabels = Record<LabelField, string>;
+
+/** Built-in region labels per language; other languages use English. */
+export const DEFAULT_LABELS: Record<string, RegionLabels> = {
+  en: {
+    hero_button_primary: 'Explore trips',
+    hero_button_secondary: 'Talk to an expert',
+    newsletter_heading: 'Get travel inspiration in your inbox',
+    newsletter_name_placeholder: 'Your name',
+    newsletter_email_placeholder: 'Your email address',
+    newsletter_button_text: 'Subscribe',
+  },
+  es: {
+    hero_button_primary: 'Explorar viajes',
+    hero_button_secondary: 'Habla con un experto',
+    newsletter_heading: 'Recibe inspiración para viajar en tu correo',
+    newsletter_name_placeholder: 'Tu nombre',
+    newsletter_email_placeholder: 'Tu correo electrónico',
+    newsletter_button_text: 'Suscribirme',
+  },
+  ca: {
+    hero_button_primary: 'Explora viatges',
+    hero_button_secondary: 'Parla amb un expert',
+    newsletter_heading: 'Rep inspiració per viatjar al teu correu',
+    newsletter_name_placeholder: 'El teu nom',
+    newsletter_email_placeholder: 'El teu correu electrònic',
+    newsletter_button_text: "Subscriu-m'hi",
+  },
+  de: {
+    hero_button_primary: 'Reisen entdecken',
+    hero_button_secondary: 'Mit einem Experten sprechen',
+    newsletter_heading: 'Reiseinspiration direkt in Ihr Postfach',
+    newsletter_name_placeholder: 'Ihr Name',
+    newsletter_email_placeholder: 'Ihre E-Mail-Adresse',
+    newsletter_button_text: 'Abonnieren',
+  },
+  fr: {
+    hero_button_primary: 'Découvrir les voyages',
+    hero_button_secondary: 'Parler à un expert',
+    newsletter_heading: "Recevez l'inspiration voyage dans votre boîte mail",
+    newsletter_name_placeholder: 'Votre nom',
+    newsletter_email_placeholder: 'Votre adresse e-mail',
+    newsletter_button_text: "S'abonner",
+  },
+  it: {
+    hero_button_primary: 'Scopri i viaggi',
+    hero_button_secondary: 'Parla con un esperto',
+    newsletter_heading: 'Ricevi ispirazione di viaggio nella tua casella',
+    newsletter_name_placeholder: 'Il tuo nome',
+    newsletter_email_placeholder: 'Il tuo indirizzo email',
+    newsletter_button_text: 'Iscriviti',
+  },
+};
+
+/** Each field independently: the stored value when it is a non-blank string, else the default. */
+export function resolveLabels(
+  stored: Partial<Record<LabelField, string | null>> | undefined,
+  lang: string,
+): RegionLabels {
+  const defaults = DEFAULT_LABELS[lang] ?? DEFAULT_LABELS.en!;
+  const out = {} as RegionLabels;
+  for (const field of LABEL_FIELDS) {
+    const v = stored?.[field];
+    out[field] = typeof v === 'string' && v.trim() !== '' ? v : defaults[field];
+  }
+  return out;
+}
+
+export interface TrailerItem {
+  id: string;
+  href: string;
+  posterSrc: string;
+  posterAlt: string;
+  ariaLabel: string;
+  target: '_self' | '_blank';
+}
+
+const blank = (v: string | null | undefined): boolean => v === null || v === undefined || v.trim() === '';
+
+/**
+ * Trailers as served: entries lacking href, poster image or poster alt are left out. Defaults:
+ * id `trailer-<position in the stored list, from 1>`, ariaLabel the poster alt, target `_blank`
+ * for absolute links (another site) and `_self` for paths on the site.
+ */
+export function visibleTrailers(trailers: Trailer[], assetBase: string): TrailerItem[] {
+  const items: TrailerItem[] = [];
+  trailers.forEach((t, i) => {
+    if (blank(t.href) || blank(t.posterImage) || blank(t.posterAlt)) return;
+    const href = t.href!.trim();
+    items.push({
+      id: blank(t.id) ? `trailer-${i + 1}` : t.id!,
+      href,
+      posterSrc: assetUrl(assetBase, t.posterImage)!,
+      posterAlt: t.posterAlt!,
+      ariaLabel: blank(t.ariaLabel) ? t.posterAlt! : t.ariaLabel!,
+      target: t.target ?? (IS_URL.test(href) ? '_blank' : '_self'),
+    });
+  });
+  return items;
+}
+
+/** Day cities in order, blanks skipped and consecutive repeats collapsed, joined by ' · '. */
+export function itineraryLine(cities: (string | null)[]): string {
+  const out: string[] = [];
+  for (const c of cities) {
+    const city = c?.trim();
+    if (city && out.at(-1) !== city) out.push(city);
+  }
+  return out.join(' · ');
+}
+
+const DAY_WORDS: Record<string, [one: string, many: string]> = {
+  en: ['day', 'days'],
+  es: ['día', 'días'],
+  ca: ['dia', 'dies'],
+  de: ['Tag', 'Tage'],
+  fr: ['jour', 'jours'],
+  it: ['giorno', 'giorni'],
+};
+
+/** "12 days", "12 días", ... (English for languages without built-in words). */
+export function durationLabel(days: number, lang: string): string {
+  const [one, many] = DAY_WORDS[lang] ?? DAY_WORDS.en!;
+  return `${days} ${days === 1 ? one : many}`;
+}
+
+export interface PricedOffer extends OfferState {
+  pricePerPerson: string;
+}
+
+/** Leading price: the lowest price per person among bookable offers ("1234.50"), or null. */
+export function leadingPrice(offers: PricedOffer[], today: string): string | null {
+  let min: number | null = null;
+  for (const o of offers) {
+    if (!isBookable(o, today)) continue;
+    const cents = toCents(o.pricePerPerson);
+    if (min === null || cents < min) min = cents;
+  }
+  return min === null ? null : formatCents(min);
+}
+
+/** The frontend path of a product page: /<localized tour path segment>/<translated slug>. */
+export function productPath(tourPathSlug: string | undefined, urlSlug: string): string {
+  return `/${tourPathSlug || 'tours'}/${urlSlug}`;
+}
+
+/** A strong entity tag: the body's SHA-1, quoted. */
+export function entityTag(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** If-None-Match matches when it is `*` or lists the tag (weak or strong form). */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim();
+    return tag === '*' || tag === etag || tag.replace(/^W\//, '') === etag;
+  });
+}
