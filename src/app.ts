@@ -72,6 +72,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         description: 'Catalog and content, checkout, newsletter, leads and operations endpoints of itinera.',
       },
       servers: [{ url: config.appUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (npm run token:create)' },
+        },
+      },
       tags: [
         { name: 'catalog', description: 'Market-scoped product catalog' },
         { name: 'content', description: 'Editorial content (CMS)' },

@@ -1,8 +1,9 @@
 // Builders for content tests: catalog rows (templates, market products with day cities and
 // offers) written directly with Drizzle, and content applied through the import section.
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../src/db/database.js';
+import type { Database, DbOrTx } from '../../src/db/database.js';
 import { itineraryDays, marketProducts, markets, offers, productTemplates } from '../../src/db/schema/index.js';
+import type { ImportContext } from '../../src/import/section.js';
 import { contentSection } from '../../src/modules/content/import.js';
 
 export async function addTemplate(
@@ -90,7 +91,12 @@ export async function addMarketProduct(
 
 /** Applies a content import document the way the importer does: one transaction. */
 export async function applyContent(database: Database, doc: Record<string, unknown>): Promise<void> {
-  const problems = contentSection.check(doc, { today: '2026-06-15' });
+  const problems = await contentSection.check(doc, importContext(database.db));
   if (problems.length) throw new Error(`content document problems: ${JSON.stringify(problems)}`);
-  await database.db.transaction((tx) => contentSection.apply(tx, doc, { today: '2026-06-15' }));
+  await database.db.transaction((tx) => contentSection.apply(tx, doc, importContext(tx)));
+}
+
+/** An import context for calling the content section directly (the importer builds the real one). */
+export function importContext(db: DbOrTx): ImportContext {
+  return { today: '2026-06-15', db, count: () => {} };
 }

@@ -7,10 +7,11 @@ import { Compile } from 'typebox/compile';
 import type { Database } from '../../db/database.js';
 import { catalogRevision } from '../../db/schema/index.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { contentSection } from '../content/import.js';
 import { catalogSection } from './import-section.js';
 
-/** The sections the importer knows; the content module adds its own. */
-export const defaultSections: ImportSection[] = [catalogSection];
+/** The sections the importer knows, in apply order: content links to catalog templates. */
+export const defaultSections: ImportSection[] = [catalogSection, contentSection];
 
 export interface ImportOptions {
   sections?: ImportSection[];

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { addTemplate, applyContent } from '../../../test/support/content-fixture.js';
+import { addTemplate, applyContent, importContext } from '../../../test/support/content-fixture.js';
 import { markets } from '../../db/schema/index.js';
 import { contentSection } from './import.js';
 import { DEFAULT_LABELS } from './rules.js';
@@ -41,10 +41,10 @@ const REGIONS = {
 };
 
 describe('data/demo/content.json', () => {
-  it('validates against the content section and its checks', () => {
+  it('validates against the content section and its checks', async () => {
     const schema = Type.Object(contentSection.properties, { additionalProperties: false });
     expect([...Value.Errors(schema, doc)].slice(0, 5)).toEqual([]);
-    expect(contentSection.check(doc, { today: '2026-06-15' })).toEqual([]);
+    expect(await contentSection.check(doc, importContext(t.database.db))).toEqual([]);
   });
 
   it("links each country to the plan's tours of that country", () => {

@@ -4,7 +4,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { contentDoc, seedContentWorld } from '../../../test/support/content-doc.js';
-import { applyContent } from '../../../test/support/content-fixture.js';
+import { applyContent, importContext } from '../../../test/support/content-fixture.js';
 import { countries, countryProducts, countryTranslations, regions } from '../../db/schema/index.js';
 import { contentSection } from './import.js';
 import { countryTemplateCodes } from './repository.js';
@@ -18,12 +18,12 @@ afterAll(() => t.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url });
 const schema = Type.Object(contentSection.properties, { additionalProperties: false });
-const ctx = { today: '2026-06-15' };
+const ctx = () => importContext(t.database.db);
 
 describe('content import schema and checks', () => {
-  it('accepts the test document', () => {
+  it('accepts the test document', async () => {
     expect([...Value.Errors(schema, contentDoc())]).toEqual([]);
-    expect(contentSection.check(contentDoc(), ctx)).toEqual([]);
+    expect(await contentSection.check(contentDoc(), ctx())).toEqual([]);
   });
 
   it('rejects malformed records through the JSON Schema', () => {
@@ -38,8 +38,8 @@ describe('content import schema and checks', () => {
     for (const doc of bad) expect(Value.Check(schema, doc), JSON.stringify(doc)).toBe(false);
   });
 
-  it('reports duplicates and references JSON Schema cannot express', () => {
-    const problems = contentSection.check(
+  it('reports duplicates and references JSON Schema cannot express', async () => {
+    const problems = await contentSection.check(
       {
         regions: [
           {
@@ -60,7 +60,7 @@ describe('content import schema and checks', () => {
           { slug: 'japan', region: 'oceania', translations: {} },
         ],
       },
-      ctx,
+      ctx(),
     );
     expect(problems).toEqual([
       { path: '/regions/0/slug', reason: "duplicate region slug 'asia'" },
