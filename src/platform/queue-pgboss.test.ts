@@ -289,3 +289,24 @@ describe('pg-boss queue backoff schedule', () => {
     }
   });
 });
+
+describe('pg-boss queue schedules', () => {
+  it('stores one cron schedule per queue with the job class envelope', async () => {
+    const queue = new PgBossQueue({ database, log });
+    const handler = async () => outcome.done();
+    const nightly = def<{ scope: string }>({ name: 'test.nightly', queue: 'q-nightly', handler });
+    const other = def<object>({ name: 'test.other-nightly', queue: 'q-nightly', handler });
+    try {
+      await queue.schedule(nightly, '0 3 * * *', { scope: 'all' });
+      const { rows } = await database.query<{ cron: string; data: unknown; tz: string }>(
+        `SELECT cron, data, options->>'tz' AS tz FROM pgboss.schedule WHERE name = 'q-nightly'`,
+      );
+      expect(rows).toEqual([
+        { cron: '0 3 * * *', data: { job: 'test.nightly', payload: { scope: 'all' } }, tz: 'UTC' },
+      ]);
+      await expect(queue.schedule(other, '0 4 * * *', {})).rejects.toThrow(/already has a schedule/);
+    } finally {
+      await queue.stop(1000);
+    }
+  });
+});
