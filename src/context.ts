@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { MarketService } from './modules/markets/service.js';
 import type { Clock } from './platform/clock.js';
+import type { Queue } from './platform/queue.js';
 import type { RateLimitStore } from './platform/rate-limit.js';
 
 /**
@@ -23,4 +24,5 @@ export interface AppContext {
   markets: MarketService;
   /** per-IP request counters shared by every rate-limited route (memory, or Redis when configured) */
   rateLimits: RateLimitStore;
+  queue: Queue;
 }
