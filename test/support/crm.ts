@@ -32,7 +32,8 @@ export function crmDeps(database: Database, fake: FakePipedrive | null, env: Rec
     database,
     log: logger.log as unknown as CrmDeps['log'],
     clock: fixedClock(TEST_NOW),
-    crmTimeoutMs: 400,
+    // long enough for a loaded test machine, short enough for the time-out cases
+    crmTimeoutMs: 1500,
     fieldCache: new FieldKeyCache(),
   };
   return { deps, logger };

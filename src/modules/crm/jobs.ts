@@ -139,3 +139,8 @@ function newPerson(sub: Subscriber) {
     custom: consentValues(sub),
   };
 }
+
+/** The CRM module's jobs, for src/jobs.ts (the newsletter module dispatches them). */
+export function jobs(deps: CrmDeps): JobDefinition<any>[] {
+  return [newsletterCrmSyncJob(deps)];
+}

@@ -109,3 +109,8 @@ export async function pushLead(deps: CrmDeps, payload: LeadCrmPayload): Promise<
     return failureOutcome(deps, record, err);
   }
 }
+
+/** The leads module's jobs, for src/jobs.ts. */
+export function jobs(deps: CrmDeps): JobDefinition<any>[] {
+  return [leadCrmPushJob(deps)];
+}

@@ -162,3 +162,60 @@ describe('POST /api/leads', () => {
     expect(res.json()).toMatchObject({ success: false, error: 'validation_failed' });
   });
 });
+
+describe('POST /api/leads queues the CRM push', () => {
+  const jobsOn = async (app: TestApp, queue = 'crm-sync') =>
+    (
+      await app.database.query<{ data: { job: string; payload: { leadId: number } } }>(
+        'SELECT data FROM pgboss.job WHERE name = $1',
+        [queue],
+      )
+    ).rows.map((r) => r.data);
+
+  it('dispatches exactly one lead job per lead when the CRM token is set', async () => {
+    const app = await createTestApp({
+      env: { CRM_API_TOKEN: 'tok', CRM_API_URL: 'http://127.0.0.1:9', IN_PROCESS_WORKERS: 'false' },
+    });
+    try {
+      const res = await app.app.inject({ method: 'POST', url: '/api/leads', payload: valid });
+      expect(res.statusCode).toBe(201);
+      const [row] = await app.database.db.select().from(leads).orderBy(desc(leads.id)).limit(1);
+      expect(await jobsOn(app)).toEqual([{ job: 'lead.crm-push', payload: { leadId: row.id } }]);
+      const { rows } = await app.database.query<{ status: string }>(
+        "SELECT status FROM crm_sync_records WHERE model_type = 'lead' AND model_id = $1",
+        [row.id],
+      );
+      expect(rows).toEqual([{ status: 'Pending' }]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('dispatches nothing, silently, when the CRM token is empty', async () => {
+    const app = await createTestApp({ env: { CRM_API_TOKEN: '', IN_PROCESS_WORKERS: 'false' } });
+    try {
+      const res = await app.app.inject({ method: 'POST', url: '/api/leads', payload: valid });
+      expect(res.statusCode).toBe(201);
+      expect(await jobsOn(app)).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a queue failure is logged and swallowed: the lead is stored and the caller gets 201', async () => {
+    const app = await createTestApp({
+      env: { CRM_API_TOKEN: 'tok', IN_PROCESS_WORKERS: 'false' },
+    });
+    try {
+      // without its tables the queue throws on every dispatch
+      await app.database.exec('DROP SCHEMA pgboss CASCADE');
+      const count = async () => (await app.database.query('SELECT id FROM leads')).rows.length;
+      const before = await count();
+      const res = await app.app.inject({ method: 'POST', url: '/api/leads', payload: valid });
+      expect(res.statusCode).toBe(201);
+      expect(await count()).toBe(before + 1);
+    } finally {
+      await app.close();
+    }
+  });
+});
