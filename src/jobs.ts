@@ -3,9 +3,10 @@
 import type { AppContext } from './context.js';
 import { jobs as crmJobs } from './modules/crm/jobs.js';
 import { jobs as leadJobs } from './modules/leads/jobs.js';
+import { jobs as marketingJobs } from './modules/marketing/jobs.js';
 import type { JobDefinition } from './platform/queue.js';
 
-const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [crmJobs, leadJobs];
+const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [marketingJobs, crmJobs, leadJobs];
 
 export function allJobs(ctx: AppContext): JobDefinition<any>[] {
   return modules.flatMap((m) => m(ctx));

@@ -1,4 +1,61 @@
+// POST /api/newsletter/subscribe (public). The body schema documents the fields; the rules
+// (with the Spanish messages the site shows) are checked in rules.ts, so a bad body is a 422.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { MailDomainCheck } from './mail-domain.js';
+import { NEWSLETTER_MARKETS } from './rules.js';
+import { NewsletterService } from './service.js';
 
-export async function newsletterRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+const SubscribeBody = Type.Object({
+  name: Type.String({ maxLength: 255, description: 'Trimmed; required' }),
+  email: Type.String({
+    maxLength: 255,
+    description: 'Trimmed; RFC-valid, and its domain must accept mail (MX, or A/AAAA without MX; null MX fails)',
+  }),
+  phone: Type.Optional(
+    Type.Union([Type.String({ maxLength: 50 }), Type.Null()], {
+      description: '7 to 15 digits, optional leading +, spaces, parentheses, dots, hyphens; blank means none',
+    }),
+  ),
+  consent: Type.Optional(Type.Boolean({ description: 'Consent columns are stamped regardless of the value' })),
+  market: Type.Optional(Type.Union([Type.Enum([...NEWSLETTER_MARKETS]), Type.Null()])),
+});
+
+const Success = Type.Object({ success: Type.Literal(true), message: Type.String() });
+const ValidationFailed = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String(),
+  message: Type.String(),
+  errors: Type.Record(Type.String(), Type.Array(Type.String())),
+});
+
+export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const mailDomains = new MailDomainCheck({
+    servers: ctx.config.newsletter.dnsServers,
+    timeoutMs: ctx.config.newsletter.dnsTimeoutMs,
+  });
+  const service = new NewsletterService(ctx, mailDomains);
+
+  app.post(
+    '/api/newsletter/subscribe',
+    {
+      schema: {
+        tags: ['newsletter'],
+        summary: 'Subscribe to the newsletter',
+        description:
+          '201 on the first subscription of an email, 200 when it already exists (a new phone fills an empty one). ' +
+          'The subscriber is mirrored to the CRM and the marketing system by queued jobs.',
+        body: SubscribeBody,
+        response: { 200: Success, 201: Success, 422: ValidationFailed },
+      },
+      // the rules (and their Spanish messages) are the service's; see rules.ts
+      attachValidation: true,
+      config: { validationStatus: 422 },
+    },
+    async (request, reply) => {
+      const result = await service.subscribe(request.body, request.ip ?? null);
+      return reply.status(result.created ? 201 : 200).send({ success: true, message: result.message });
+    },
+  );
+}

@@ -1,0 +1,207 @@
+// ActiveCampaign API v3 client on fetch: MARKETING_API_URL + '/api/3', the `Api-Token` header, a
+// 30 s time-out and no inner retry (the queue retries). Failures are classified for the job:
+//   rate_limited  429; retry after Retry-After seconds (null when the header is absent)
+//   transient     5xx, connection errors, time-outs: retried by backoff
+//   permanent     401/403, 400/422, any other non-2xx, a 2xx without the expected body: not retried
+
+export type FailureKind = 'rate_limited' | 'transient' | 'permanent';
+
+export class MarketingApiError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status?: number,
+    /** seconds from Retry-After, for rate_limited */
+    readonly retryAfterSeconds?: number | null,
+  ) {
+    super(message);
+    this.name = 'MarketingApiError';
+  }
+}
+
+export interface MarketingContact {
+  id: number;
+  email: string;
+  phone: string;
+}
+
+export interface RemoteField {
+  id: string;
+  title: string;
+}
+
+export interface ContactSync {
+  email: string;
+  firstName: string;
+  lastName: string;
+  fieldValues: Array<{ field: string; value: string }>;
+}
+
+export interface ActiveCampaignOptions {
+  /** account root, without /api/3 */
+  baseUrl: string;
+  token: string;
+  timeoutMs?: number;
+}
+
+export class ActiveCampaignClient {
+  private readonly base: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: ActiveCampaignOptions) {
+    this.base = `${opts.baseUrl.replace(/\/+$/, '')}/api/3`;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+  }
+
+  /** Creates or updates the contact with this email; its id. */
+  async syncContact(c: ContactSync): Promise<number> {
+    const body = await this.request<{ contact?: { id?: string | number } }>('POST', '/contact/sync', {
+      contact: { email: c.email, firstName: c.firstName, lastName: c.lastName, fieldValues: c.fieldValues },
+    });
+    const id = Number(body?.contact?.id);
+    if (!Number.isInteger(id) || id <= 0) {
+      throw new MarketingApiError('permanent', 'contact/sync answered without a contact id');
+    }
+    return id;
+  }
+
+  /** Subscribes the contact to the list (status 1: active). */
+  async subscribeToList(contactId: number, listId: string): Promise<void> {
+    await this.request('POST', '/contactLists', {
+      contactList: { list: Number(listId), contact: contactId, status: 1 },
+    });
+  }
+
+  async tagContact(contactId: number, tagId: string): Promise<void> {
+    await this.request('POST', '/contactTags', { contactTag: { contact: String(contactId), tag: tagId } });
+  }
+
+  /** The id of the contact tag named exactly `name` (the API's search also matches partially). */
+  async findTag(name: string): Promise<string | null> {
+    const body = await this.request<{ tags?: Array<{ id: string; tag: string; tagType?: string }> }>(
+      'GET',
+      `/tags?search=${encodeURIComponent(name)}`,
+    );
+    const hit = (body?.tags ?? []).find((t) => t.tag === name && (t.tagType ?? 'contact') === 'contact');
+    return hit ? String(hit.id) : null;
+  }
+
+  async createTag(name: string): Promise<string> {
+    const body = await this.request<{ tag?: { id?: string | number } }>('POST', '/tags', {
+      tag: { tag: name, tagType: 'contact', description: '' },
+    });
+    if (!body?.tag?.id) throw new MarketingApiError('permanent', 'tags answered without a tag id');
+    return String(body.tag.id);
+  }
+
+  /** The first 100 custom contact fields. */
+  async listFields(): Promise<RemoteField[]> {
+    const body = await this.request<{ fields?: Array<{ id: string | number; title: string }> }>(
+      'GET',
+      '/fields?limit=100',
+    );
+    return (body?.fields ?? []).map((f) => ({ id: String(f.id), title: f.title }));
+  }
+
+  /** Creates a custom contact field and makes it available on all lists (relid 0). */
+  async createField(title: string, type: 'text' | 'date'): Promise<string> {
+    const body = await this.request<{ field?: { id?: string | number } }>('POST', '/fields', {
+      field: { type, title, visible: 1 },
+    });
+    if (!body?.field?.id) throw new MarketingApiError('permanent', 'fields answered without a field id');
+    const id = String(body.field.id);
+    await this.request('POST', '/fieldRels', { fieldRel: { field: id, relid: 0 } });
+    return id;
+  }
+
+  async getContact(id: number): Promise<MarketingContact | null> {
+    const body = await this.request<{ contact?: { id: string; email: string; phone?: string | null } }>(
+      'GET',
+      `/contacts/${id}`,
+      undefined,
+      [404],
+    );
+    return body?.contact ? toContact(body.contact) : null;
+  }
+
+  async findContactByEmail(email: string): Promise<MarketingContact | null> {
+    const body = await this.request<{ contacts?: Array<{ id: string; email: string; phone?: string | null }> }>(
+      'GET',
+      `/contacts?email=${encodeURIComponent(email)}`,
+    );
+    const hit = (body?.contacts ?? []).find((c) => c.email.toLowerCase() === email.toLowerCase());
+    return hit ? toContact(hit) : null;
+  }
+
+  async updatePhone(id: number, phone: string): Promise<void> {
+    await this.request('PUT', `/contacts/${id}`, { contact: { phone } });
+  }
+
+  /** One HTTP call; `missing` lists statuses answered as null instead of an error (e.g. 404). */
+  private async request<T>(method: string, path: string, body?: unknown, missing: number[] = []): Promise<T | null> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers: {
+          'Api-Token': this.opts.token,
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string } };
+      const what = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
+      throw new MarketingApiError('transient', `${method} ${path}: ${what}`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw new MarketingApiError(
+        'transient',
+        `${method} ${path}: reading the answer failed: ${(err as Error).message}`,
+      );
+    }
+    if (missing.includes(res.status)) return null;
+    if (res.status === 429) {
+      throw new MarketingApiError(
+        'rate_limited',
+        `${method} ${path}: HTTP 429`,
+        429,
+        retryAfterSeconds(res.headers.get('retry-after')),
+      );
+    }
+    if (res.status >= 500)
+      throw new MarketingApiError('transient', `${method} ${path}: HTTP ${res.status}`, res.status);
+    if (res.status < 200 || res.status >= 300) {
+      throw new MarketingApiError('permanent', `${method} ${path}: HTTP ${res.status} ${snippet(text)}`, res.status);
+    }
+    if (text.trim() === '') return null;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new MarketingApiError('permanent', `${method} ${path}: HTTP ${res.status} with a body that is not JSON`);
+    }
+  }
+}
+
+function toContact(c: { id: string | number; email: string; phone?: string | null }): MarketingContact {
+  return { id: Number(c.id), email: c.email, phone: c.phone ?? '' };
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const v = header.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function snippet(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 200 ? `${t.slice(0, 200)}...` : t;
+}

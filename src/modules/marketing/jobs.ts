@@ -1,0 +1,163 @@
+// The marketing mirror of newsletter subscribers (ActiveCampaign). Initial delivery: upsert the
+// contact with the consent fields, subscribe it to the list, tag it with the market, then store
+// marketing_contact_id, then fill an empty phone. Phone-only delivery: fill an empty phone on the
+// existing contact, nothing else. Unconfigured: skipped without failure.
+import type { AppContext } from '../../context.js';
+import { type JobDefinition, type JobOutcome, outcome } from '../../platform/queue.js';
+import type { MirrorPayload } from '../newsletter/mirrors.js';
+import { type Subscriber, SubscriberRepository } from '../newsletter/repository.js';
+import { splitName } from '../newsletter/rules.js';
+import { ActiveCampaignClient, MarketingApiError } from './client.js';
+import { RemoteIdCache } from './repository.js';
+
+/** What the job needs of the process (an AppContext fits; so does a CLI's context). */
+export type MarketingDeps = Pick<AppContext, 'config' | 'database' | 'log' | 'clock'>;
+
+export const MARKETING_QUEUE = 'marketing-sync';
+export const MARKETING_JOB = 'marketing.subscriber-sync';
+
+/** Titles of the consent custom fields, and their ActiveCampaign types. */
+export const CONSENT_FIELDS = [
+  { title: 'Consent Given At', type: 'date' },
+  { title: 'Privacy Policy Version', type: 'text' },
+  { title: 'Consent IP', type: 'text' },
+] as const;
+
+const CACHE_DAYS = 7;
+
+export function marketingConfigured(config: AppContext['config']): boolean {
+  const m = config.marketing;
+  return Boolean(m.apiUrl && m.apiToken && m.listId);
+}
+
+export function marketingSyncJob(deps: MarketingDeps, opts: { timeoutMs?: number } = {}): JobDefinition<MirrorPayload> {
+  const subscribers = new SubscriberRepository(deps.database.db);
+  return {
+    name: MARKETING_JOB,
+    queue: MARKETING_QUEUE,
+    tries: 3,
+    timeoutSeconds: 120,
+    backoffSeconds: [30, 60, 180],
+    async handler(payload, job) {
+      const log = deps.log.child({ jobClass: MARKETING_JOB, subscriberId: payload.subscriberId, jobId: job.id });
+      const m = deps.config.marketing;
+      if (!marketingConfigured(deps.config)) {
+        log.info('marketing sync skipped: MARKETING_API_URL, MARKETING_API_TOKEN or MARKETING_LIST_ID unset');
+        return outcome.ignore('marketing not configured');
+      }
+      const sub = await subscribers.find(payload.subscriberId);
+      if (!sub) {
+        log.info('marketing sync skipped: subscriber deleted');
+        return outcome.ignore('subscriber deleted');
+      }
+      const client = new ActiveCampaignClient({ baseUrl: m.apiUrl, token: m.apiToken, timeoutMs: opts.timeoutMs });
+      const sync = new SubscriberSync(deps, client, subscribers, new RemoteIdCache(deps.database.db, m.apiUrl));
+      try {
+        return payload.phoneOnly ? await sync.phoneOnly(sub) : await sync.initial(sub, m.listId);
+      } catch (err) {
+        if (!(err instanceof MarketingApiError)) throw err;
+        return failureOutcome(err, (message) =>
+          log.error({ status: err.status, error: message }, 'marketing sync failed'),
+        );
+      }
+    },
+    async onExhausted(payload, _job, error) {
+      deps.log.error(
+        { jobClass: MARKETING_JOB, subscriberId: payload.subscriberId, phoneOnly: payload.phoneOnly, error },
+        'marketing sync: retries exhausted',
+      );
+    },
+  };
+}
+
+/** Every job class of the marketing module. */
+export function jobs(deps: MarketingDeps): JobDefinition<any>[] {
+  return [marketingSyncJob(deps)];
+}
+
+/** 429: release for Retry-After (at least 1 s; 10 s without the header); permanent: report and fail. */
+export function failureOutcome(err: MarketingApiError, report: (message: string) => void): JobOutcome {
+  switch (err.kind) {
+    case 'rate_limited':
+      return outcome.release(err.retryAfterSeconds == null ? 10 : Math.max(1, err.retryAfterSeconds), err.message);
+    case 'transient':
+      return outcome.retry(err.message);
+    case 'permanent':
+      report(err.message);
+      return outcome.fail(err.message);
+  }
+}
+
+class SubscriberSync {
+  constructor(
+    private readonly deps: MarketingDeps,
+    private readonly client: ActiveCampaignClient,
+    private readonly subscribers: SubscriberRepository,
+    private readonly ids: RemoteIdCache,
+  ) {}
+
+  async initial(sub: Subscriber, listId: string): Promise<JobOutcome> {
+    const fields = await this.consentFieldIds();
+    const { firstName, lastName } = splitName(sub.name);
+    const values = [sub.consentGivenAt.toISOString().slice(0, 10), sub.privacyPolicyVersion, sub.consentIp ?? ''];
+    const contactId = await this.client.syncContact({
+      email: sub.email,
+      firstName,
+      lastName,
+      fieldValues: CONSENT_FIELDS.map((f, i) => ({ field: fields[f.title], value: values[i] })),
+    });
+    await this.client.subscribeToList(contactId, listId);
+    // no market, no tag: a default market is never invented
+    if (sub.market) await this.client.tagContact(contactId, await this.tagId(sub.market));
+    await this.subscribers.setMarketingContactId(sub.id, contactId, this.deps.clock.now());
+    if (sub.phone) await this.fillEmptyPhone(contactId, sub.phone);
+    return outcome.done();
+  }
+
+  /** Fills an empty phone on the existing contact; never creates, tags, lists or touches consent. */
+  async phoneOnly(sub: Subscriber): Promise<JobOutcome> {
+    if (!sub.phone) return outcome.ignore('subscriber has no phone');
+    const contactId = sub.marketingContactId ?? (await this.client.findContactByEmail(sub.email))?.id;
+    // no contact yet: the pending initial delivery reads the phone from the row
+    if (!contactId) return outcome.ignore('no marketing contact for this email yet');
+    await this.fillEmptyPhone(contactId, sub.phone);
+    return outcome.done();
+  }
+
+  private async fillEmptyPhone(contactId: number, phone: string): Promise<void> {
+    const contact = await this.client.getContact(contactId);
+    if (!contact) throw new MarketingApiError('permanent', `contact ${contactId} not found`, 404);
+    if (contact.phone.trim() === '') await this.client.updatePhone(contactId, phone);
+  }
+
+  private freshAfter(): Date {
+    return new Date(this.deps.clock.now().getTime() - CACHE_DAYS * 86_400_000);
+  }
+
+  private async tagId(name: string): Promise<string> {
+    const cached = await this.ids.get('tag', name, this.freshAfter());
+    if (cached) return cached;
+    const id = (await this.client.findTag(name)) ?? (await this.client.createTag(name));
+    await this.ids.put('tag', name, id, this.deps.clock.now());
+    return id;
+  }
+
+  /** title -> field id, from the cache, else the first 100 fields, else created. */
+  private async consentFieldIds(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    const missing: Array<(typeof CONSENT_FIELDS)[number]> = [];
+    for (const f of CONSENT_FIELDS) {
+      const cached = await this.ids.get('field', f.title, this.freshAfter());
+      if (cached) out[f.title] = cached;
+      else missing.push(f);
+    }
+    if (!missing.length) return out;
+    const remote = await this.client.listFields();
+    for (const f of missing) {
+      const id = remote.find((r) => r.title === f.title)?.id ?? (await this.client.createField(f.title, f.type));
+      await this.ids.put('field', f.title, id, this.deps.clock.now());
+      out[f.title] = id;
+    }
+    return out;
+  }
+}
