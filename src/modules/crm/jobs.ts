@@ -46,6 +46,17 @@ export function newsletterCrmDispatchOptions(payload: NewsletterCrmPayload): Dis
   };
 }
 
+/**
+ * The CRM entry for the newsletter's mirror list (src/modules/newsletter/mirrors.ts):
+ * `newsletterCrmMirror(ctx)` beside the marketing one.
+ */
+export function newsletterCrmMirror(deps: CrmDeps): {
+  job: JobDefinition<NewsletterCrmPayload>;
+  uniqueKey(payload: NewsletterCrmPayload): string | undefined;
+} {
+  return { job: newsletterCrmSyncJob(deps), uniqueKey: (p) => newsletterCrmDispatchOptions(p).uniqueKey };
+}
+
 export function dispatchNewsletterCrmSync(
   queue: Queue,
   deps: CrmDeps,
