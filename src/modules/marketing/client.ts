@@ -152,8 +152,9 @@ export class ActiveCampaignClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const what = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
+      const e = err as Error & { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } };
+      const cause = e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.cause?.message ?? e.message;
+      const what = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : cause;
       throw new MarketingApiError('transient', `${method} ${path}: ${what}`);
     }
     let text: string;
