@@ -143,6 +143,26 @@ describe('steps 2-4: resolve, create, enrich', () => {
     expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/v1/personFields')).toHaveLength(1);
   });
 
+  it('concurrent jobs on a fresh account create each custom field once', async () => {
+    const fresh = await startFakePipedrive();
+    try {
+      const { deps } = crmDeps(database, fresh);
+      const subs = await Promise.all([1, 2, 3].map(() => addSubscriber(database)));
+      const results = await Promise.all(
+        subs.map((s) => syncSubscriber(deps, { subscriberId: s.id, phoneOnly: false })),
+      );
+      expect(results).toEqual([{ kind: 'done' }, { kind: 'done' }, { kind: 'done' }]);
+      const created = fresh.requests.filter((r) => r.method === 'POST' && r.path === '/v1/personFields');
+      expect(created.map((r) => r.body.name).sort()).toEqual([
+        'Consent Given At',
+        'Consent IP',
+        'Privacy Policy Version',
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('a hit by email is linked; name, email, consent and an existing phone are preserved', async () => {
     const sub = await addSubscriber(database, { name: 'New Name', phone: '+34 611 000 000' });
     const existing = fake.addPerson({ name: 'Sales Name', email: sub.email.toUpperCase(), phone: '+1 555 0100' });

@@ -69,6 +69,7 @@ type FieldSchema = 'personFields' | 'dealFields';
  */
 export class FieldKeyCache {
   private readonly entries = new Map<string, { keys: Map<string, string>; until: number }>();
+  private readonly inFlight = new Map<string, Promise<Map<string, string>>>();
   constructor(private readonly ttlMs = 7 * 24 * 3600 * 1000) {}
 
   get(account: string, schema: FieldSchema, now: number): Map<string, string> | undefined {
@@ -78,6 +79,16 @@ export class FieldKeyCache {
 
   set(account: string, schema: FieldSchema, keys: Map<string, string>, now: number): void {
     this.entries.set(`${account}|${schema}`, { keys, until: now + this.ttlMs });
+  }
+
+  /** Runs `resolve` unless one for the same account and schema is running; then shares its result. */
+  async once(account: string, schema: FieldSchema, resolve: () => Promise<Map<string, string>>) {
+    const key = `${account}|${schema}`;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const p = resolve().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, p);
+    return p;
   }
 
   clear(): void {
@@ -221,19 +232,26 @@ export class PipedriveClient {
 
   async fieldKeys(schema: FieldSchema, fields: FieldSpec[]): Promise<Map<string, string>> {
     const account = `${this.base}|${this.opts.apiToken.slice(0, 8)}`;
-    const now = this.now().getTime();
-    let keys = this.fieldCache.get(account, schema, now);
-    if (!keys || fields.some((f) => !keys!.has(f.name.toLowerCase()))) {
-      keys = await this.readFieldSchema(schema);
+    const cached = this.fieldCache.get(account, schema, this.now().getTime());
+    if (cached && fields.every((f) => cached.has(f.name.toLowerCase()))) return cached;
+    // one resolution at a time per account and schema in this process, so concurrent jobs on a
+    // fresh account do not each create the same field
+    const has = (m: Map<string, string>) => fields.every((f) => m.has(f.name.toLowerCase()));
+    const resolved = await this.fieldCache.once(account, schema, async () => {
+      const again = this.fieldCache.get(account, schema, this.now().getTime());
+      if (again && has(again)) return again;
+      const keys = await this.readFieldSchema(schema);
       for (const f of fields) {
         if (keys.has(f.name.toLowerCase())) continue;
         const created = await this.call<RawField>('POST', `/${schema}`, { name: f.name, field_type: f.type });
         if (!created?.key) throw new CrmError('rejected', `POST /${schema}: answer without key`);
         keys.set(f.name.toLowerCase(), created.key);
       }
-      this.fieldCache.set(account, schema, keys, now);
-    }
-    return keys;
+      this.fieldCache.set(account, schema, keys, this.now().getTime());
+      return keys;
+    });
+    // a resolution started by a caller that wanted other fields: run ours now
+    return has(resolved) ? resolved : this.fieldKeys(schema, fields);
   }
 
   private async readFieldSchema(schema: FieldSchema): Promise<Map<string, string>> {
