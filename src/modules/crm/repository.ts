@@ -147,3 +147,10 @@ export async function syncedClientPersonId(db: DbOrTx, email: string): Promise<n
   const id = row ? Number(row.remote_id) : Number.NaN;
   return Number.isInteger(id) && id > 0 ? id : null;
 }
+
+export async function deleteRecords(db: DbOrTx, modelType: CrmModelType, modelIds: number[]): Promise<void> {
+  if (!modelIds.length) return;
+  await db
+    .delete(crmSyncRecords)
+    .where(and(eq(crmSyncRecords.modelType, modelType), inArray(crmSyncRecords.modelId, modelIds)));
+}

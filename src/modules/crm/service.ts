@@ -3,13 +3,14 @@
 // monitor actions Retry and Reactivate.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
+import type { Database, DbOrTx } from '../../db/database.js';
 import type { CrmModelType } from '../../db/schema/crm.js';
 import { type Clock, systemClock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { type JobOutcome, outcome } from '../../platform/queue.js';
 import { CrmError, type FieldKeyCache, PipedriveClient } from './pipedrive.js';
 import {
+  deleteRecords,
   ensureRecord,
   findRecord,
   findRecordById,
@@ -135,4 +136,14 @@ export async function currentRecord(deps: CrmDeps, record: SyncRecord): Promise<
 /** The CRM person of a synced local client with this email, if any. */
 export function syncedClientPerson(deps: CrmDeps, email: string): Promise<number | null> {
   return syncedClientPersonId(deps.database.db, email);
+}
+
+/** Drops the sync records of deleted model rows (the CRM keeps its copies). */
+export function forgetSyncRecords(
+  deps: Pick<CrmDeps, 'database'>,
+  modelType: CrmModelType,
+  modelIds: number[],
+  tx?: DbOrTx,
+): Promise<void> {
+  return deleteRecords(tx ?? deps.database.db, modelType, modelIds);
 }

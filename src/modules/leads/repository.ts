@@ -1,5 +1,5 @@
 // SQL of the leads module.
-import { eq } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { leads } from '../../db/schema/index.js';
 
@@ -18,4 +18,22 @@ export async function findLead(db: DbOrTx, id: number): Promise<Lead | null> {
 
 export async function setLeadPerson(db: DbOrTx, id: number, personId: number, now: Date): Promise<void> {
   await db.update(leads).set({ crmPersonId: personId, updatedAt: now }).where(eq(leads.id, id));
+}
+
+/** Newest first, for the admin list. */
+export async function listLeads(db: DbOrTx, page: number, perPage: number): Promise<{ rows: Lead[]; total: number }> {
+  const rows = await db
+    .select()
+    .from(leads)
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads);
+  return { rows, total: Number(n) };
+}
+
+export async function deleteLeads(db: DbOrTx, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.delete(leads).where(inArray(leads.id, ids)).returning({ id: leads.id });
+  return rows.map((r) => r.id);
 }

@@ -1,7 +1,8 @@
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_NOW, type TestApp } from '../../../test/support/app.js';
-import { leads } from '../../db/schema/index.js';
+import { crmSyncRecords, leads } from '../../db/schema/index.js';
+import { deleteLeads, leadPage } from './service.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -217,5 +218,20 @@ describe('POST /api/leads queues the CRM push', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('admin use cases (read-only resource with bulk delete)', () => {
+  it('lists newest first and bulk-deletes leads with their sync records', async () => {
+    const page = await leadPage(t.app.ctx, 1, 2);
+    expect(page.rows).toHaveLength(2);
+    expect(page.total).toBeGreaterThan(2);
+    expect(page.rows[0].id).toBeGreaterThan(page.rows[1].id);
+    const ids = page.rows.map((r) => r.id);
+    await t.database.db.insert(crmSyncRecords).values({ modelType: 'lead', modelId: ids[0], status: 'Synced' });
+    expect(await deleteLeads(t.app.ctx, [...ids, 9_999_999])).toBe(2);
+    expect((await leadPage(t.app.ctx, 1, 100)).total).toBe(page.total - 2);
+    const { rows } = await t.database.query("SELECT id FROM crm_sync_records WHERE model_type = 'lead'");
+    expect(rows).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 // Lead capture: store the lead with its consent audit columns, then queue the CRM push. The
 // request makes no CRM call; a dispatch failure is logged and swallowed so the lead is kept.
 import type { AppContext } from '../../context.js';
-import { crmConfigured, syncRecordFor } from '../crm/service.js';
+import { crmConfigured, forgetSyncRecords, syncRecordFor } from '../crm/service.js';
 import { LEAD_CRM_JOB, leadCrmDispatchOptions, leadCrmPushJob } from './jobs.js';
-import { insertLead, type Lead } from './repository.js';
+import { deleteLeads as deleteLeadRows, insertLead, type Lead, listLeads } from './repository.js';
 import type { LeadInput } from './rules.js';
 
 /** Where a lead came from: the public website form is the only entry point of this service. */
@@ -39,4 +39,18 @@ export async function queueCrmPush(ctx: AppContext, leadId: number): Promise<voi
   } catch (err) {
     ctx.log.error({ leadId, job: LEAD_CRM_JOB, err }, 'lead CRM push could not be queued');
   }
+}
+
+/** Admin list (permission view_lead): newest first. */
+export function leadPage(ctx: AppContext, page = 1, perPage = 25) {
+  return listLeads(ctx.database.db, Math.max(1, page), Math.min(Math.max(1, perPage), 100));
+}
+
+/** Admin bulk delete (permission delete_lead): the leads and their sync records, in one transaction. */
+export async function deleteLeads(ctx: AppContext, ids: number[]): Promise<number> {
+  return ctx.database.db.transaction(async (tx) => {
+    const deleted = await deleteLeadRows(tx, ids);
+    await forgetSyncRecords(ctx, 'lead', deleted, tx);
+    return deleted.length;
+  });
 }
