@@ -144,12 +144,37 @@ export class PgBossQueue implements Queue {
     const id = await this.boss.send(def.queue, envelope as object, {
       ...this.retrySettings(def),
       ...(opts.delaySeconds && opts.delaySeconds > 0 ? { startAfter: opts.delaySeconds } : {}),
+      ...(opts.transaction ? { db: opts.transaction } : {}),
       ...(opts.uniqueKey && def.uniqueSeconds
         ? { singletonKey: `${def.name}:${opts.uniqueKey}`, singletonSeconds: def.uniqueSeconds }
         : {}),
     });
     if (id && !opts.delaySeconds) this.wake(def.queue);
     return id;
+  }
+
+  /**
+   * Many jobs of one class in one statement (no unique keys): for backfills, where one commit per
+   * job would dominate. Returns how many were queued.
+   */
+  async dispatchMany<P>(def: JobDefinition<P>, items: Array<{ payload: P; delaySeconds?: number }>): Promise<number> {
+    if (!items.length) return 0;
+    await this.ensureStarted();
+    await this.ensureQueue(def.queue);
+    const retry = this.retrySettings(def);
+    await this.boss.insert(
+      items.map((item) => ({
+        name: def.queue,
+        data: { job: def.name, payload: item.payload } satisfies Envelope,
+        startAfter: item.delaySeconds && item.delaySeconds > 0 ? String(item.delaySeconds) : undefined,
+        retryLimit: retry.retryLimit,
+        retryDelay: retry.retryDelay,
+        retryBackoff: false,
+        expireInSeconds: retry.expireInSeconds,
+      })),
+    );
+    // all or nothing: one INSERT ... SELECT (it throws on failure)
+    return items.length;
   }
 
   async schedule<P>(def: JobDefinition<P>, cron: string, payload: P): Promise<void> {

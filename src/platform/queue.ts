@@ -46,10 +46,17 @@ export interface JobDefinition<P> {
   onExhausted?(payload: P, job: JobInfo, error: string): Promise<void>;
 }
 
+/** Runs one parameterised statement on a caller's open transaction. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
 export interface DispatchOptions {
   /** uniqueness key; defaults to none (every dispatch is a job) */
   uniqueKey?: string;
   delaySeconds?: number;
+  /** enqueue inside the caller's transaction: the job commits (or not) with the caller's rows */
+  transaction?: SqlExecutor;
 }
 
 export interface Queue {

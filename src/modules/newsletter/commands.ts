@@ -50,10 +50,11 @@ export const commands: Record<string, Command> = {
         while (queued < limit) {
           const ids = await subscribers.idsWithoutMarketingContact(after, Math.min(BATCH, limit - queued));
           if (!ids.length) break;
-          for (const id of ids) {
-            await queue.dispatch(job, { subscriberId: id, phoneOnly: false }, { delaySeconds: queued });
-            queued++;
-          }
+          // one statement per batch; the i-th job starts i seconds from now
+          queued += await queue.dispatchMany(
+            job,
+            ids.map((id, i) => ({ payload: { subscriberId: id, phoneOnly: false }, delaySeconds: queued + i })),
+          );
           after = ids[ids.length - 1];
         }
       } finally {

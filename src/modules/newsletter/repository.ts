@@ -1,7 +1,7 @@
 // SQL of newsletter subscribers. Uniqueness of the email is the database's (a unique index on
 // lower(email)), so concurrent first submits cannot create two rows.
 import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Database, Db } from '../../db/database.js';
 import { newsletterSubscribers } from '../../db/schema/index.js';
 
 export type Subscriber = typeof newsletterSubscribers.$inferSelect;
@@ -16,26 +16,71 @@ export interface NewSubscriber {
   consentIp: string | null;
 }
 
+/** A statement runner bound to one open transaction (also what the queue enqueues through). */
+export interface Transaction {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+/**
+ * Runs `fn` in one transaction on either database. The subscribe path writes the row and its jobs
+ * in one commit: one disk flush per request instead of one per statement.
+ */
+export async function inTransaction<T>(database: Database, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  if (database.pool) {
+    const client = await database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn({ executeSql: (text, values) => client.query(text, values) });
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+  if (!database.pglite) throw new Error('database has neither a pool nor PGlite');
+  return database.pglite.transaction((tx) => fn({ executeSql: (text, values) => tx.query(text, values) }));
+}
+
+/** Runs `fn` under a savepoint: its failure is undone alone and rethrown; the transaction goes on. */
+export async function withSavepoint<T>(tx: Transaction, name: string, fn: () => Promise<T>): Promise<T> {
+  await tx.executeSql(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    await tx.executeSql(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (err) {
+    await tx.executeSql(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw err;
+  }
+}
+
 export class SubscriberRepository {
   constructor(private readonly db: Db) {}
 
   /** The new row's id, or null when the email (case-insensitively) is already subscribed. */
-  async insertIfAbsent(values: NewSubscriber): Promise<number | null> {
-    const rows = await this.db
-      .insert(newsletterSubscribers)
-      .values({ ...values, createdAt: values.consentGivenAt, updatedAt: values.consentGivenAt })
-      .onConflictDoNothing()
-      .returning({ id: newsletterSubscribers.id });
+  async insertIfAbsent(tx: Transaction, v: NewSubscriber): Promise<number | null> {
+    const { rows } = await tx.executeSql(
+      `INSERT INTO newsletter_subscribers
+         (email, name, phone, market, consent_given_at, privacy_policy_version, consent_ip, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $5, $5)
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+      [v.email, v.name, v.phone, v.market, v.consentGivenAt.toISOString(), v.privacyPolicyVersion, v.consentIp],
+    );
     return rows[0]?.id ?? null;
   }
 
   /** Sets the phone of the subscriber with this email only when it has none: one atomic UPDATE. */
-  async fillPhoneIfEmpty(email: string, phone: string, at: Date): Promise<number | null> {
-    const rows = await this.db
-      .update(newsletterSubscribers)
-      .set({ phone, updatedAt: at })
-      .where(and(sql`lower(${newsletterSubscribers.email}) = lower(${email})`, isNull(newsletterSubscribers.phone)))
-      .returning({ id: newsletterSubscribers.id });
+  async fillPhoneIfEmpty(tx: Transaction, email: string, phone: string, at: Date): Promise<number | null> {
+    const { rows } = await tx.executeSql(
+      `UPDATE newsletter_subscribers SET phone = $2, updated_at = $3
+        WHERE lower(email) = lower($1) AND phone IS NULL
+        RETURNING id`,
+      [email, phone, at.toISOString()],
+    );
     return rows[0]?.id ?? null;
   }
 

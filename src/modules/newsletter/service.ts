@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { validationError } from '../../platform/errors.js';
 import type { MailDomainCheck } from './mail-domain.js';
 import { type NewsletterMirror, newsletterMirrors } from './mirrors.js';
-import { SubscriberRepository } from './repository.js';
+import { inTransaction, SubscriberRepository, type Transaction, withSavepoint } from './repository.js';
 import { mailDomain, messages, parseSubscribe } from './rules.js';
 
 export interface SubscribeResult {
@@ -46,40 +46,44 @@ export class NewsletterService {
     }
 
     const now = this.ctx.clock.now();
-    const id = await this.subscribers.insertIfAbsent({
-      email: input.email,
-      name: input.name,
-      phone: input.phone,
-      market: input.market,
-      consentGivenAt: now,
-      privacyPolicyVersion: this.ctx.config.newsletter.privacyPolicyVersion,
-      consentIp: ip,
+    return inTransaction(this.ctx.database, async (tx) => {
+      const id = await this.subscribers.insertIfAbsent(tx, {
+        email: input.email,
+        name: input.name,
+        phone: input.phone,
+        market: input.market,
+        consentGivenAt: now,
+        privacyPolicyVersion: this.ctx.config.newsletter.privacyPolicyVersion,
+        consentIp: ip,
+      });
+      if (id !== null) {
+        await this.dispatchMirrors(id, false, tx);
+        return { created: true, message: messages.created };
+      }
+      if (input.phone) {
+        const filled = await this.subscribers.fillPhoneIfEmpty(tx, input.email, input.phone, now);
+        if (filled !== null) await this.dispatchMirrors(filled, true, tx);
+      }
+      return { created: false, message: messages.existing };
     });
-    if (id !== null) {
-      await this.dispatchMirrors(id, false);
-      return { created: true, message: messages.created };
-    }
-    if (input.phone) {
-      const filled = await this.subscribers.fillPhoneIfEmpty(input.email, input.phone, now);
-      if (filled !== null) await this.dispatchMirrors(filled, true);
-    }
-    return { created: false, message: messages.existing };
   }
 
-  /** Each mirror is dispatched on its own; a failure is logged and swallowed (the row is stored). */
-  async dispatchMirrors(subscriberId: number, phoneOnly: boolean): Promise<void> {
-    await Promise.all(
-      this.mirrors.map(async (m) => {
-        const payload = { subscriberId, phoneOnly };
-        try {
-          await this.ctx.queue.dispatch(m.job, payload, { uniqueKey: m.uniqueKey(payload) });
-        } catch (err) {
-          this.ctx.log.error(
-            { err, subscriberId, jobClass: m.job.name, phoneOnly },
-            'newsletter: could not queue mirror job',
-          );
-        }
-      }),
-    );
+  /**
+   * Each mirror is dispatched on its own; a failure is logged and swallowed, so the stored row is
+   * never lost. Inside a transaction, each dispatch has its own savepoint.
+   */
+  async dispatchMirrors(subscriberId: number, phoneOnly: boolean, tx?: Transaction): Promise<void> {
+    for (const [i, m] of this.mirrors.entries()) {
+      const payload = { subscriberId, phoneOnly };
+      const send = () => this.ctx.queue.dispatch(m.job, payload, { uniqueKey: m.uniqueKey(payload), transaction: tx });
+      try {
+        await (tx ? withSavepoint(tx, `mirror_${i}`, send) : send());
+      } catch (err) {
+        this.ctx.log.error(
+          { err, subscriberId, jobClass: m.job.name, phoneOnly },
+          'newsletter: could not queue mirror job',
+        );
+      }
+    }
   }
 }
