@@ -1,10 +1,12 @@
 // The one list of modules whose jobs the queue knows. A module exports `jobs(ctx)`: its job
 // definitions, built on the process's context (handlers need the database, config and log).
 import type { AppContext } from './context.js';
+import { jobs as crmJobs } from './modules/crm/jobs.js';
+import { jobs as leadJobs } from './modules/leads/jobs.js';
 import { jobs as marketingJobs } from './modules/marketing/jobs.js';
 import type { JobDefinition } from './platform/queue.js';
 
-const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [marketingJobs];
+const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [marketingJobs, crmJobs, leadJobs];
 
 export function allJobs(ctx: AppContext): JobDefinition<any>[] {
   return modules.flatMap((m) => m(ctx));

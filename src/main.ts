@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.js';
 import { commands as catalogCommands } from './modules/catalog/commands.js';
 import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
+import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
 
@@ -58,7 +59,13 @@ const builtins: Record<string, Command> = {
   },
 };
 
-const all: Record<string, Command> = { ...builtins, ...catalogCommands, ...checkoutCommands, ...newsletterCommands };
+const all: Record<string, Command> = {
+  ...builtins,
+  ...catalogCommands,
+  ...checkoutCommands,
+  ...newsletterCommands,
+  ...crmCommands,
+};
 
 function help(): string {
   const lines = Object.values(all).map((c) => `  ${c.usage.padEnd(60)} ${c.describe}`);

@@ -1,4 +1,59 @@
+// POST /api/leads: the homepage contact form (public; the per-IP limit is registered by the
+// rate-limit plugin).
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { type LeadBody, validateLead } from './rules.js';
+import { captureLead } from './service.js';
 
-export async function leadRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+const nullableString = (maxLength: number, description?: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, ...(description ? { description } : {}) });
+
+const Destination = Type.Object({
+  type: Type.Unsafe<'region' | 'country'>({ type: 'string', enum: ['region', 'country'] }),
+  id: Type.Optional(nullableString(100)),
+  label: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+const LeadRequest = Type.Object({
+  name: Type.String({ maxLength: 255 }),
+  email: Type.String({ maxLength: 255, description: 'a valid email address' }),
+  phone: Type.Optional(nullableString(50)),
+  region: Type.Optional(nullableString(255, 'legacy free text')),
+  destinations: Type.Optional(
+    Type.Unsafe<LeadBody['destinations']>({ type: ['array', 'null'], maxItems: 100, items: Destination }),
+  ),
+  preferred_call_time: Type.Optional(nullableString(255)),
+  consent: Type.Boolean({ description: 'must be true' }),
+});
+
+const Created = Type.Object({ success: Type.Literal(true), message: Type.String() });
+const ValidationFailed = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String(),
+  message: Type.String(),
+  errors: Type.Record(Type.String(), Type.Array(Type.String())),
+});
+
+export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post(
+    '/api/leads',
+    {
+      config: { validationStatus: 422 },
+      schema: {
+        tags: ['leads'],
+        summary: 'Capture a contact-form lead',
+        description:
+          'Stores the lead with its consent audit data and queues the push to the sales CRM leads inbox. ' +
+          'Limited to 5 requests per minute per IP.',
+        body: LeadRequest,
+        response: { 201: Created, 422: ValidationFailed },
+      },
+    },
+    async (request, reply) => {
+      const input = validateLead(request.body as LeadBody);
+      await captureLead(ctx, input, request.ip ?? null);
+      return reply.status(201).send({ success: true, message: 'Lead received successfully.' });
+    },
+  );
+}

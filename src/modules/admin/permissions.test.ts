@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { actionsFor, allows, allPermissions, isPermission, permissionName } from './permissions.js';
+
+describe('admin permission model', () => {
+  it('has view_lead and delete_lead, and no create or edit for leads', () => {
+    expect(allPermissions()).toEqual(expect.arrayContaining(['view_lead', 'delete_lead']));
+    expect(isPermission('create_lead')).toBe(false);
+    expect(isPermission('update_lead')).toBe(false);
+    expect(permissionName('view', 'lead')).toBe('view_lead');
+  });
+
+  it('grants what a role holds; a super admin holds every permission', () => {
+    expect(allows({ permissions: ['view_lead'] }, 'view_lead')).toBe(true);
+    expect(allows({ permissions: ['view_lead'] }, 'delete_lead')).toBe(false);
+    expect(allows({ superAdmin: true, permissions: [] }, 'delete_lead')).toBe(true);
+  });
+
+  it('tells the lead screen what to show: read-only with bulk delete', () => {
+    expect(actionsFor({ permissions: ['view_lead', 'delete_lead', 'create_lead'] }, 'lead')).toEqual({
+      view: true,
+      create: false,
+      update: false,
+      delete: true,
+      bulkDelete: true,
+    });
+    expect(actionsFor({ permissions: ['view_lead'] }, 'lead')).toEqual({
+      view: true,
+      create: false,
+      update: false,
+      delete: false,
+      bulkDelete: false,
+    });
+    expect(actionsFor({ superAdmin: true, permissions: [] }, 'lead').create).toBe(false);
+  });
+});

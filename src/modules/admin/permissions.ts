@@ -1,0 +1,70 @@
+// The admin permission model: each admin resource lists the abilities it offers, and a
+// permission is named `{ability}_{resource}` (view_lead, delete_lead). Admin screens ask
+// `actionsFor(grant, resource)` what to show; an ability the resource does not offer is never
+// granted, whatever a role holds (leads are read-only: no create or edit).
+
+export type Ability = 'view' | 'create' | 'update' | 'delete';
+
+export interface AdminResource {
+  label: string;
+  abilities: readonly Ability[];
+  /** delete several selected rows at once (needs the delete ability) */
+  bulkDelete: boolean;
+}
+
+export const adminResources = {
+  lead: { label: 'Leads', abilities: ['view', 'delete'], bulkDelete: true },
+} as const satisfies Record<string, AdminResource>;
+
+export type ResourceName = keyof typeof adminResources;
+type AbilityOf<R extends ResourceName> = (typeof adminResources)[R]['abilities'][number];
+export type Permission = { [R in ResourceName]: `${AbilityOf<R>}_${R}` }[ResourceName];
+
+export function permissionName<R extends ResourceName>(ability: AbilityOf<R>, resource: R): Permission {
+  return `${ability}_${resource}` as Permission;
+}
+
+/** Every permission that exists, for seeding roles and for the role editor. */
+export function allPermissions(): Permission[] {
+  return (Object.keys(adminResources) as ResourceName[]).flatMap((r) =>
+    adminResources[r].abilities.map((a) => `${a}_${r}` as Permission),
+  );
+}
+
+export function isPermission(name: string): name is Permission {
+  return (allPermissions() as string[]).includes(name);
+}
+
+/** What a signed-in admin holds: permission names from their roles, or every one as super admin. */
+export interface Grant {
+  superAdmin?: boolean;
+  permissions: Iterable<string>;
+}
+
+export function allows(grant: Grant, permission: Permission): boolean {
+  if (!isPermission(permission)) return false;
+  if (grant.superAdmin) return true;
+  for (const p of grant.permissions) if (p === permission) return true;
+  return false;
+}
+
+export interface ResourceActions {
+  view: boolean;
+  create: boolean;
+  update: boolean;
+  delete: boolean;
+  bulkDelete: boolean;
+}
+
+export function actionsFor(grant: Grant, resource: ResourceName): ResourceActions {
+  const offered = adminResources[resource].abilities as readonly Ability[];
+  const may = (a: Ability) => offered.includes(a) && allows(grant, `${a}_${resource}` as Permission);
+  const del = may('delete');
+  return {
+    view: may('view'),
+    create: may('create'),
+    update: may('update'),
+    delete: del,
+    bulkDelete: del && adminResources[resource].bulkDelete,
+  };
+}

@@ -1,0 +1,244 @@
+// Operator commands of the CRM mirror. Exit codes: 0 done, 1 could not do it (CRM unconfigured or
+// unreachable), 2 bad usage. An Ignored record is never re-dispatched or changed by any of them.
+import type { CliContext, Command, ParsedArgs } from '../../platform/cli.js';
+import type { Queue } from '../../platform/queue.js';
+import { PgBossQueue } from '../../platform/queue-pgboss.js';
+import { leadCrmDispatchOptions, leadCrmPushJob } from '../leads/jobs.js';
+import { newsletterCrmDispatchOptions, newsletterCrmSyncJob } from './jobs.js';
+import { CrmError, type CrmPerson } from './pipedrive.js';
+import {
+  countByStatus,
+  ensureRecord,
+  findRecord,
+  linkSubscriber,
+  recordsIn,
+  type Subscriber,
+  subscribersAfter,
+  unsyncedModelIds,
+} from './repository.js';
+import { type RetryScope, statusesFor } from './rules.js';
+import { applyEvent, type CrmDeps, crmConfigured, pipedriveFor } from './service.js';
+
+type SyncModel = 'newsletter_subscriber' | 'lead';
+const MODELS: SyncModel[] = ['newsletter_subscriber', 'lead'];
+const BATCH = 500;
+
+export interface QueueHandle {
+  queue: Queue;
+  close(): Promise<void>;
+}
+
+/** A queue for dispatching only (no workers in the command's process). */
+async function openDispatchQueue(cli: CliContext): Promise<QueueHandle> {
+  const queue = new PgBossQueue({ database: cli.database, log: cli.log });
+  await queue.start({ workers: false });
+  return { queue, close: () => queue.stop() };
+}
+
+function usageError(cli: CliContext, command: Command, problem: string): number {
+  cli.err(`${problem}\nusage: ${command.usage}`);
+  return 2;
+}
+
+function modelOf(args: ParsedArgs): SyncModel | null {
+  const m = args.options.model;
+  return typeof m === 'string' && (MODELS as string[]).includes(m) ? (m as SyncModel) : null;
+}
+
+function depsOf(cli: CliContext, extra: Partial<CrmDeps>): CrmDeps {
+  return { config: cli.config, database: cli.database, log: cli.log, ...extra };
+}
+
+function dispatcher(model: SyncModel, deps: CrmDeps, queue: Queue): (id: number) => Promise<string | null> {
+  if (model === 'lead') {
+    const def = leadCrmPushJob(deps);
+    return (leadId) => queue.dispatch(def, { leadId }, leadCrmDispatchOptions({ leadId }));
+  }
+  const def = newsletterCrmSyncJob(deps);
+  return (subscriberId) => {
+    const payload = { subscriberId, phoneOnly: false };
+    return queue.dispatch(def, payload, newsletterCrmDispatchOptions(payload));
+  };
+}
+
+function requireToken(cli: CliContext): boolean {
+  if (crmConfigured(cli.config)) return true;
+  cli.err('CRM_API_TOKEN is not set: the CRM mirror is off, nothing dispatched.');
+  return false;
+}
+
+export interface CrmCommandOptions {
+  openQueue?: (cli: CliContext) => Promise<QueueHandle>;
+  /** CRM dependencies beyond the CLI's (tests: clock, time-out, field cache) */
+  deps?: Partial<CrmDeps>;
+  /** longest wait after a 429 during reconcile, in seconds */
+  maxRateLimitWait?: number;
+}
+
+export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Command> {
+  const openQueue = opts.openQueue ?? openDispatchQueue;
+
+  const retryFailed: Command = {
+    describe: 'dispatch the CRM job again for Failed (default), Pending or all rows of a model; never Ignored',
+    usage: 'crm:retry-failed --model=newsletter_subscriber|lead [--status=failed|pending|all]',
+    async run(args, cli) {
+      const model = modelOf(args);
+      if (!model) return usageError(cli, retryFailed, '--model must be newsletter_subscriber or lead');
+      const status = args.options.status ?? 'failed';
+      if (status !== 'failed' && status !== 'pending' && status !== 'all') {
+        return usageError(cli, retryFailed, '--status must be failed, pending or all');
+      }
+      if (!requireToken(cli)) return 1;
+      const statuses = statusesFor(status as RetryScope);
+      const handle = await openQueue(cli);
+      try {
+        const dispatch = dispatcher(model, depsOf(cli, opts.deps ?? {}), handle.queue);
+        let queued = 0;
+        let already = 0;
+        let after = 0;
+        for (;;) {
+          const rows = await recordsIn(cli.database.db, model, statuses, after, BATCH);
+          if (!rows.length) break;
+          for (const r of rows) {
+            if ((await dispatch(r.modelId)) === null) already++;
+            else queued++;
+          }
+          after = rows[rows.length - 1].id;
+        }
+        cli.out(`crm:retry-failed ${model} (${statuses.join(', ')}): ${queued} dispatched, ${already} already queued.`);
+        return 0;
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+
+  const syncAll: Command = {
+    describe: 'dispatch the CRM job for every row of a model that is neither Synced nor Ignored',
+    usage: 'crm:sync-all --model=newsletter_subscriber|lead',
+    async run(args, cli) {
+      const model = modelOf(args);
+      if (!model) return usageError(cli, syncAll, '--model must be newsletter_subscriber or lead');
+      if (args.options.force !== undefined) {
+        cli.out(
+          `--force is refused for ${model}: synced rows are not sent again (the CRM's data and the original ` +
+            'consent are kept). Continuing without --force.',
+        );
+      }
+      if (!requireToken(cli)) return 1;
+      const handle = await openQueue(cli);
+      try {
+        const dispatch = dispatcher(model, depsOf(cli, opts.deps ?? {}), handle.queue);
+        let queued = 0;
+        let already = 0;
+        let after = 0;
+        for (;;) {
+          const ids = await unsyncedModelIds(cli.database.db, model, after, BATCH);
+          if (!ids.length) break;
+          for (const id of ids) {
+            if ((await dispatch(id)) === null) already++;
+            else queued++;
+          }
+          after = ids[ids.length - 1];
+        }
+        const counts = await countByStatus(cli.database.db, model);
+        cli.out(
+          `crm:sync-all ${model}: ${queued} dispatched, ${already} already queued; ` +
+            `skipped ${counts.Synced ?? 0} Synced and ${counts.Ignored ?? 0} Ignored.`,
+        );
+        return 0;
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+
+  const reconcile: Command = {
+    describe: 'compare newsletter subscribers with the CRM: link persons found by email, mark missing ones Pending',
+    usage: 'crm:reconcile [--model=newsletter_subscriber]',
+    async run(args, cli) {
+      const m = args.options.model ?? 'newsletter_subscriber';
+      if (m !== 'newsletter_subscriber') {
+        return usageError(cli, reconcile, 'reconcile compares newsletter subscribers only (leads are create-only)');
+      }
+      if (!requireToken(cli)) return 1;
+      const deps = depsOf(cli, opts.deps ?? {});
+      const client = pipedriveFor(deps);
+      const maxWait = opts.maxRateLimitWait ?? 60;
+      const tally = { ok: 0, linked: 0, missing: 0, deleted: 0, ignored: 0 };
+
+      // a 429 waits for Retry-After (bounded) and tries the same row again
+      const withRetry = async <T>(call: () => Promise<T>): Promise<T> => {
+        for (let waits = 0; ; waits++) {
+          try {
+            return await call();
+          } catch (err) {
+            if (!(err instanceof CrmError) || err.kind !== 'rate_limited' || waits >= 5) throw err;
+            const seconds = Math.min(err.retryAfter ?? 10, maxWait);
+            cli.out(`rate limited by the CRM, waiting ${seconds} s`);
+            await new Promise((r) => setTimeout(r, seconds * 1000));
+          }
+        }
+      };
+
+      const check = async (sub: Subscriber) => {
+        const existing = await findRecord(cli.database.db, 'newsletter_subscriber', sub.id);
+        if (existing?.status === 'Ignored') {
+          tally.ignored++;
+          return;
+        }
+        const record = existing ?? (await ensureRecord(cli.database.db, 'newsletter_subscriber', sub.id));
+        const linkedId = record.remoteId ? Number(record.remoteId) : sub.crmPersonId;
+        if (linkedId) {
+          try {
+            await withRetry(() => client.getPerson(linkedId));
+            tally.ok++;
+          } catch (err) {
+            if (!(err instanceof CrmError) || err.kind !== 'deleted') throw err;
+            await applyEvent(deps, record, { type: 'deleted', reason: err.message });
+            tally.deleted++;
+            cli.out(`subscriber ${sub.id}: CRM person ${linkedId} is deleted -> Ignored`);
+          }
+          return;
+        }
+        const person: CrmPerson | null = await withRetry(() => client.findPersonByEmail(sub.email));
+        if (person) {
+          await linkSubscriber(cli.database.db, sub.id, person.id, new Date());
+          await applyEvent(deps, record, { type: 'linked', remoteId: String(person.id) });
+          tally.linked++;
+          cli.out(`subscriber ${sub.id}: linked to CRM person ${person.id} found by email (${record.status})`);
+        } else {
+          tally.missing++;
+          cli.out(`subscriber ${sub.id}: not in the CRM (${record.status}${existing ? '' : ', record created'})`);
+        }
+      };
+
+      try {
+        let after = 0;
+        for (;;) {
+          const subs = await subscribersAfter(cli.database.db, after, BATCH);
+          if (!subs.length) break;
+          for (const sub of subs) await check(sub);
+          after = subs[subs.length - 1].id;
+        }
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        cli.err(`crm:reconcile stopped: ${message}`);
+        return 1;
+      }
+      cli.out(
+        `crm:reconcile newsletter_subscriber: ${tally.ok} in sync, ${tally.linked} linked by email, ` +
+          `${tally.missing} missing from the CRM, ${tally.deleted} deleted in the CRM (now Ignored), ` +
+          `${tally.ignored} Ignored left alone.`,
+      );
+      if (tally.linked + tally.missing > 0) {
+        cli.out('Run crm:sync-all --model=newsletter_subscriber to deliver the rows that are not Synced.');
+      }
+      return 0;
+    },
+  };
+
+  return { 'crm:retry-failed': retryFailed, 'crm:sync-all': syncAll, 'crm:reconcile': reconcile };
+}
+
+export const commands: Record<string, Command> = crmCommands();

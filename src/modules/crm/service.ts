@@ -1,0 +1,149 @@
+// Use cases of the CRM mirror shared by its jobs, commands and (coming) monitor screens: moving a
+// sync record through the state machine, turning a CRM failure into a job outcome, and the
+// monitor actions Retry and Reactivate.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database, DbOrTx } from '../../db/database.js';
+import type { CrmModelType } from '../../db/schema/crm.js';
+import { type Clock, systemClock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import { type JobOutcome, outcome } from '../../platform/queue.js';
+import { CrmError, type FieldKeyCache, PipedriveClient } from './pipedrive.js';
+import {
+  deleteRecords,
+  ensureRecord,
+  findRecord,
+  findRecordById,
+  type SyncRecord,
+  saveState,
+  syncedClientPersonId,
+} from './repository.js';
+import { type SyncEvent, transition } from './rules.js';
+
+/** What the CRM jobs and commands need; an AppContext or a CLI context both provide it. */
+export interface CrmDeps {
+  config: Config;
+  database: Database;
+  log: FastifyBaseLogger;
+  clock?: Clock;
+  /** tests pass a short one; production uses 30 s */
+  crmTimeoutMs?: number;
+  fieldCache?: FieldKeyCache;
+}
+
+export function crmConfigured(config: Config): boolean {
+  return config.crm.apiToken.trim() !== '';
+}
+
+export function pipedriveFor(deps: CrmDeps): PipedriveClient {
+  const clock = deps.clock ?? systemClock;
+  return new PipedriveClient({
+    apiUrl: deps.config.crm.apiUrl,
+    apiToken: deps.config.crm.apiToken,
+    timeoutMs: deps.crmTimeoutMs,
+    now: () => clock.now(),
+    fieldCache: deps.fieldCache,
+  });
+}
+
+/**
+ * Applies `event` to the record; returns the updated record, or null when the state machine
+ * refuses the move or the row changed under us (e.g. an operator reactivated it meanwhile).
+ */
+export async function applyEvent(deps: CrmDeps, record: SyncRecord, event: SyncEvent): Promise<SyncRecord | null> {
+  const move = transition(
+    { status: record.status, remoteId: record.remoteId, attempts: record.attempts, lastError: record.lastError },
+    event,
+  );
+  if (!move) return null;
+  const now = (deps.clock ?? systemClock).now();
+  const saved = await saveState(deps.database.db, record, move.to, now);
+  if (!saved) return null;
+  const ctx = { syncRecordId: record.id, model: record.modelType, modelId: record.modelId, event: event.type };
+  const message = 'error' in event ? event.error : 'reason' in event ? event.reason : undefined;
+  if (move.report === 'error') deps.log.error({ ...ctx, error: message }, 'CRM sync failed');
+  else if (move.report === 'info') deps.log.info({ ...ctx, detail: message }, `CRM sync record now ${move.to.status}`);
+  return { ...record, ...move.to };
+}
+
+/** Maps a failure of a CRM call to the record's move and the job's outcome (spec 3 table). */
+export async function failureOutcome(deps: CrmDeps, record: SyncRecord, err: unknown): Promise<JobOutcome> {
+  if (!(err instanceof CrmError)) {
+    // a bug or the database: let the queue's backoff run it again, the record says why
+    const error = err instanceof Error ? err.message : String(err);
+    await applyEvent(deps, record, { type: 'connection_error', error });
+    return outcome.retry(error);
+  }
+  switch (err.kind) {
+    case 'rate_limited':
+      await applyEvent(deps, record, { type: 'rate_limited', error: err.message });
+      return outcome.release(err.retryAfter ?? 10, err.message);
+    case 'connection':
+      await applyEvent(deps, record, { type: 'connection_error', error: err.message });
+      return outcome.retry(err.message);
+    case 'deleted':
+      await applyEvent(deps, record, { type: 'deleted', reason: err.message });
+      return outcome.ignore(err.message);
+    case 'rejected':
+      await applyEvent(deps, record, { type: 'rejected', error: err.message });
+      return outcome.fail(err.message);
+  }
+}
+
+/** The queue's "all retries exhausted": Failed, logged at error. */
+export async function markExhausted(
+  deps: CrmDeps,
+  modelType: CrmModelType,
+  modelId: number,
+  error: string,
+): Promise<void> {
+  const record = await findRecord(deps.database.db, modelType, modelId);
+  if (!record) return;
+  const saved = await applyEvent(deps, record, { type: 'exhausted', error });
+  if (!saved) deps.log.error({ syncRecordId: record.id, error }, 'CRM sync retries exhausted');
+}
+
+async function monitorAction(deps: CrmDeps, id: number, event: SyncEvent, from: string): Promise<SyncRecord> {
+  const record = await findRecordById(deps.database.db, id);
+  if (!record) throw new AppError(404, 'not_found', `Sync record ${id} not found.`);
+  const saved = await applyEvent(deps, record, event);
+  if (!saved) {
+    throw new AppError(409, 'invalid_transition', `Only a ${from} record can be moved; this one is ${record.status}.`);
+  }
+  return saved;
+}
+
+/** Monitor action Retry: Failed -> Pending, reset only (a command re-dispatches). */
+export function retrySyncRecord(deps: CrmDeps, id: number): Promise<SyncRecord> {
+  return monitorAction(deps, id, { type: 'retry_action' }, 'Failed');
+}
+
+/** Monitor action Reactivate: Ignored -> Pending (the next sync returns it to Ignored if still deleted). */
+export function reactivateSyncRecord(deps: CrmDeps, id: number): Promise<SyncRecord> {
+  return monitorAction(deps, id, { type: 'reactivate' }, 'Ignored');
+}
+
+/** The sync record of a model row, created Pending on first use. */
+export function syncRecordFor(deps: CrmDeps, modelType: CrmModelType, modelId: number): Promise<SyncRecord> {
+  return ensureRecord(deps.database.db, modelType, modelId);
+}
+
+/** Re-reads a record after a move the database refused (another writer got there first). */
+export async function currentRecord(deps: CrmDeps, record: SyncRecord): Promise<SyncRecord> {
+  return (await findRecordById(deps.database.db, record.id)) ?? record;
+}
+
+/** The CRM person of a synced local client with this email, if any. */
+export function syncedClientPerson(deps: CrmDeps, email: string): Promise<number | null> {
+  return syncedClientPersonId(deps.database.db, email);
+}
+
+/** Drops the sync records of deleted model rows (the CRM keeps its copies). */
+export function forgetSyncRecords(
+  deps: Pick<CrmDeps, 'database'>,
+  modelType: CrmModelType,
+  modelIds: number[],
+  tx?: DbOrTx,
+): Promise<void> {
+  return deleteRecords(tx ?? deps.database.db, modelType, modelIds);
+}

@@ -1,0 +1,116 @@
+// The lead's CRM push (spec 3, "CRM push"): create-only. Resolves a person (a synced local
+// client's, else one found by exact email, else a new one with the consent fields), then creates
+// a lead in the Pipedrive Leads Inbox and keeps its UUID as the sync record's remote id.
+
+import type { DispatchOptions, JobDefinition, JobOutcome } from '../../platform/queue.js';
+import { outcome } from '../../platform/queue.js';
+import { consentValues } from '../crm/jobs.js';
+import { CONSENT_FIELDS, LEAD_FIELDS } from '../crm/pipedrive.js';
+import { leadTitle } from '../crm/rules.js';
+import {
+  applyEvent,
+  type CrmDeps,
+  crmConfigured,
+  currentRecord,
+  failureOutcome,
+  markExhausted,
+  pipedriveFor,
+  syncedClientPerson,
+  syncRecordFor,
+} from '../crm/service.js';
+import { findLead, type Lead, setLeadPerson } from './repository.js';
+
+export interface LeadCrmPayload {
+  leadId: number;
+}
+
+export const LEAD_CRM_JOB = 'lead.crm-push';
+
+export function leadCrmPushJob(deps: CrmDeps): JobDefinition<LeadCrmPayload> {
+  return {
+    name: LEAD_CRM_JOB,
+    queue: deps.config.queue.crmSyncQueue,
+    tries: 3,
+    timeoutSeconds: 120,
+    backoffSeconds: [30, 60, 180],
+    uniqueSeconds: 600,
+    handler: (payload) => pushLead(deps, payload),
+    onExhausted: (payload, _job, error) => markExhausted(deps, 'lead', payload.leadId, error),
+  };
+}
+
+export function leadCrmDispatchOptions(payload: LeadCrmPayload): DispatchOptions {
+  return { uniqueKey: `lead-crm:${payload.leadId}` };
+}
+
+/** The four lead fields, keyed by their names in the deal field schema. */
+export function leadFieldValues(lead: Lead): Record<string, string> {
+  const values: Record<string, string> = {
+    [LEAD_FIELDS.leadId.name]: String(lead.id),
+    [LEAD_FIELDS.source.name]: lead.source,
+  };
+  const labels = lead.destinations.map((d) => d.label).filter(Boolean);
+  if (labels.length) values[LEAD_FIELDS.destinations.name] = labels.join(', ');
+  if (lead.preferredCallTime) values[LEAD_FIELDS.preferredCallTime.name] = lead.preferredCallTime;
+  return values;
+}
+
+export async function pushLead(deps: CrmDeps, payload: LeadCrmPayload): Promise<JobOutcome> {
+  const { log } = deps;
+  const db = deps.database.db;
+  const ctx = { leadId: payload.leadId };
+  const lead = await findLead(db, payload.leadId);
+  if (!lead) {
+    log.info(ctx, 'CRM lead push: lead deleted, nothing to do');
+    return outcome.ignore('lead deleted');
+  }
+  if (!crmConfigured(deps.config)) {
+    log.info(ctx, 'CRM lead push: CRM token blank, skipped');
+    return outcome.ignore('CRM token blank');
+  }
+  let record = await syncRecordFor(deps, 'lead', lead.id);
+  if (record.status === 'Ignored') return outcome.ignore('sync record is Ignored');
+  if (record.remoteId) {
+    // create-only: the CRM lead exists already
+    if (record.status !== 'Synced') await applyEvent(deps, record, { type: 'delivered', remoteId: record.remoteId });
+    return outcome.done();
+  }
+
+  const client = pipedriveFor(deps);
+  try {
+    let personId = lead.crmPersonId;
+    if (!personId) {
+      personId = await syncedClientPerson(deps, lead.email);
+      if (!personId) personId = (await client.findPersonByEmail(lead.email))?.id ?? null;
+      if (!personId) {
+        const created = await client.createPerson(
+          { name: lead.name, email: lead.email, phone: lead.phone, custom: consentValues(lead) },
+          Object.values(CONSENT_FIELDS),
+        );
+        personId = created.id;
+        log.info({ ...ctx, personId }, 'CRM lead push: person created');
+      }
+      // kept so a retry after a failed lead creation does not create the person again
+      await setLeadPerson(db, lead.id, personId, deps.clock?.now() ?? new Date());
+    }
+    const title = leadTitle(
+      lead.name,
+      lead.destinations.map((d) => d.label),
+    );
+    const uuid = await client.createLead(
+      { title, personId, custom: leadFieldValues(lead) },
+      Object.values(LEAD_FIELDS),
+    );
+    await applyEvent(deps, record, { type: 'delivered', remoteId: uuid });
+    log.info({ ...ctx, personId, crmLeadId: uuid }, 'CRM lead push: lead created');
+    return outcome.done();
+  } catch (err) {
+    record = await currentRecord(deps, record);
+    return failureOutcome(deps, record, err);
+  }
+}
+
+/** The leads module's jobs, for src/jobs.ts. */
+export function jobs(deps: CrmDeps): JobDefinition<any>[] {
+  return [leadCrmPushJob(deps)];
+}
