@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
-import { registerJobs } from './jobs.js';
+import { registerJobs, scheduleJobs } from './jobs.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentRoutes } from './modules/content/routes.js';
@@ -64,7 +64,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const queue = new PgBossQueue({ database: deps.database, log: app.log.child({ component: 'queue' }) });
   ctx.queue = queue;
   registerJobs(ctx);
-  app.addHook('onReady', async () => queue.start({ workers: config.inProcessWorkers }));
+  app.addHook('onReady', async () => {
+    await queue.start({ workers: config.inProcessWorkers });
+    if (config.inProcessWorkers) await scheduleJobs(ctx);
+  });
   app.addHook('onClose', async () => queue.stop());
   ctx.events.on('catalog:changed', () => ctx.markets.invalidate());
   app.decorate('ctx', ctx);

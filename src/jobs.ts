@@ -4,9 +4,15 @@ import type { AppContext } from './context.js';
 import { jobs as crmJobs } from './modules/crm/jobs.js';
 import { jobs as leadJobs } from './modules/leads/jobs.js';
 import { jobs as marketingJobs } from './modules/marketing/jobs.js';
+import { PRUNE_HEALTH_HISTORY_CRON, pruneHealthHistoryJob } from './modules/ops/jobs.js';
 import type { JobDefinition } from './platform/queue.js';
 
-const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [marketingJobs, crmJobs, leadJobs];
+const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [
+  marketingJobs,
+  crmJobs,
+  leadJobs,
+  (ctx) => [pruneHealthHistoryJob(ctx)],
+];
 
 export function allJobs(ctx: AppContext): JobDefinition<any>[] {
   return modules.flatMap((m) => m(ctx));
@@ -14,4 +20,9 @@ export function allJobs(ctx: AppContext): JobDefinition<any>[] {
 
 export function registerJobs(ctx: AppContext): void {
   for (const def of allJobs(ctx)) ctx.queue.register(def);
+}
+
+/** Recurring jobs: pg-boss stores each schedule once per cluster; calling this again is harmless. */
+export async function scheduleJobs(ctx: AppContext): Promise<void> {
+  await ctx.queue.schedule(pruneHealthHistoryJob(ctx), PRUNE_HEALTH_HISTORY_CRON, {});
 }

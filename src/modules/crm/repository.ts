@@ -1,10 +1,11 @@
 // SQL of the CRM mirror: sync records, and the two newsletter subscriber columns the mirror
 // reads and writes (crm_person_id is the CRM mirror's column by the schema's own note).
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
   type CrmModelType,
   type CrmSyncStatus,
+  clients,
   crmSyncRecords,
   leads,
   newsletterSubscribers,
@@ -128,23 +129,23 @@ export async function linkSubscriber(db: DbOrTx, id: number, personId: number, n
     .where(eq(newsletterSubscribers.id, id));
 }
 
-/**
- * The CRM person of a synced local client with this email, through the client sync records.
- * The clients table belongs to the checkout module and may not exist in every build; without
- * it there is no client to reuse.
- */
+/** The CRM person of a synced local client (checkout's `clients`) with this email, through the client sync records. */
 export async function syncedClientPersonId(db: DbOrTx, email: string): Promise<number | null> {
-  const exists = await db.execute<{ t: string | null }>(sql`select to_regclass('public.clients')::text as t`);
-  const first = (exists as unknown as { rows: { t: string | null }[] }).rows?.[0];
-  if (!first?.t) return null;
-  const res = await db.execute<{ remote_id: string }>(sql`
-    select r.remote_id from crm_sync_records r
-    join clients c on c.id = r.model_id
-    where r.model_type = 'client' and r.status = 'Synced' and r.remote_id is not null
-      and lower(c.email) = lower(${email})
-    order by r.updated_at desc limit 1`);
-  const row = (res as unknown as { rows: { remote_id: string }[] }).rows?.[0];
-  const id = row ? Number(row.remote_id) : Number.NaN;
+  const [row] = await db
+    .select({ remoteId: crmSyncRecords.remoteId })
+    .from(crmSyncRecords)
+    .innerJoin(clients, eq(clients.id, crmSyncRecords.modelId))
+    .where(
+      and(
+        eq(crmSyncRecords.modelType, 'client'),
+        eq(crmSyncRecords.status, 'Synced'),
+        isNotNull(crmSyncRecords.remoteId),
+        sql`lower(${clients.email}) = lower(${email})`,
+      ),
+    )
+    .orderBy(desc(crmSyncRecords.updatedAt))
+    .limit(1);
+  const id = row ? Number(row.remoteId) : Number.NaN;
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 

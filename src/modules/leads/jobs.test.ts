@@ -4,7 +4,7 @@ import { type FakePipedrive, startFakePipedrive } from '../../../test/fakes/pipe
 import { addLead, crmDeps } from '../../../test/support/crm.js';
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
-import { crmSyncRecords, leads } from '../../db/schema/index.js';
+import { clients, crmSyncRecords, leads } from '../../db/schema/index.js';
 import { findRecord } from '../crm/repository.js';
 import { leadCrmDispatchOptions, leadCrmPushJob } from './jobs.js';
 
@@ -103,23 +103,18 @@ describe('lead CRM push job', () => {
   });
 
   it('reuses the person of a synced local client with the same email, without searching', async () => {
-    // the checkout module owns `clients`; a minimal stand-in shows the lookup through client sync records
-    await database.exec(
-      'CREATE TABLE IF NOT EXISTS clients (id serial PRIMARY KEY, email varchar(255) NOT NULL, name text)',
-    );
     const lead = await addLead(database);
     const person = fake.addPerson({ name: 'Client', email: 'billing@example.com' });
-    const { rows } = await database.query<{ id: number }>(
-      'INSERT INTO clients (email, name) VALUES ($1, $2) RETURNING id',
-      [lead.email.toUpperCase(), 'Client'],
-    );
+    const [client] = await database.db
+      .insert(clients)
+      .values({ firstName: 'Client', lastName: 'Billing', email: lead.email.toUpperCase(), phone: '+34600000000' })
+      .returning();
     await database.db
       .insert(crmSyncRecords)
-      .values({ modelType: 'client', modelId: rows[0].id, remoteId: String(person.id), status: 'Synced' });
+      .values({ modelType: 'client', modelId: client.id, remoteId: String(person.id), status: 'Synced' });
     await run(lead.id);
     expect(paths()).toEqual(['POST /v1/leads']);
     expect(fake.leads.at(-1)?.person_id).toBe(person.id);
-    await database.exec('DROP TABLE clients');
   });
 
   it('short-circuits when the record has a remote id (create-only)', async () => {

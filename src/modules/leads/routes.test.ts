@@ -1,6 +1,7 @@
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_NOW, type TestApp } from '../../../test/support/app.js';
+import { randomClientIp } from '../../../test/support/redis.js';
 import { crmSyncRecords, leads } from '../../db/schema/index.js';
 import { deleteLeads, leadPage } from './service.js';
 
@@ -23,8 +24,15 @@ const valid = {
   consent: true,
 };
 
-const post = (payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/leads', payload: payload as object, headers });
+// each request from its own address, so the 5/min limit (tested on its own) stays out of the way
+const post = (payload: unknown, headers: Record<string, string> = {}, remoteAddress = randomClientIp()) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/leads',
+    payload: payload as object,
+    headers,
+    remoteAddress: headers['x-forwarded-for'] ? '127.0.0.1' : remoteAddress,
+  });
 
 async function lastLead() {
   const [row] = await t.database.db.select().from(leads).orderBy(desc(leads.id)).limit(1);
@@ -56,22 +64,26 @@ describe('POST /api/leads', () => {
   });
 
   it('accepts the minimal body; optional fields may be null or blank', async () => {
-    const res = await post({
-      name: 'Bo',
-      email: 'bo@example.org',
-      phone: null,
-      region: '',
-      destinations: null,
-      preferred_call_time: '  ',
-      consent: true,
-    });
+    const res = await post(
+      {
+        name: 'Bo',
+        email: 'bo@example.org',
+        phone: null,
+        region: '',
+        destinations: null,
+        preferred_call_time: '  ',
+        consent: true,
+      },
+      {},
+      '192.0.2.44',
+    );
     expect(res.statusCode).toBe(201);
     expect(await lastLead()).toMatchObject({
       phone: null,
       region: null,
       destinations: [],
       preferredCallTime: null,
-      consentIp: '127.0.0.1',
+      consentIp: '192.0.2.44',
     });
   });
 
@@ -233,5 +245,18 @@ describe('admin use cases (read-only resource with bulk delete)', () => {
     expect((await leadPage(t.app.ctx, 1, 100)).total).toBe(page.total - 2);
     const { rows } = await t.database.query("SELECT id FROM crm_sync_records WHERE model_type = 'lead'");
     expect(rows).toEqual([]);
+  });
+});
+
+describe('rate limit', () => {
+  it('allows 5 leads a minute per IP and answers the 6th with 429 and Retry-After', async () => {
+    const ip = randomClientIp();
+    for (let i = 0; i < 5; i++)
+      expect((await post({ ...valid, email: `r${i}@example.org` }, {}, ip)).statusCode).toBe(201);
+    const res = await post(valid, {}, ip);
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json()).toMatchObject({ success: false, error: 'too_many_requests' });
+    expect((await post(valid, {}, randomClientIp())).statusCode).toBe(201);
   });
 });

@@ -1,8 +1,8 @@
-// POST /api/leads: the homepage contact form (public; the per-IP limit is registered by the
-// rate-limit plugin).
+// POST /api/leads: the homepage contact form (public, 5 requests per minute per IP).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { rateLimit } from '../../platform/rate-limit.js';
 import { type LeadBody, validateLead } from './rules.js';
 import { captureLead } from './service.js';
 
@@ -40,6 +40,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/leads',
     {
       config: { validationStatus: 422 },
+      onRequest: rateLimit(ctx, { name: 'leads', max: 5, windowSeconds: 60 }),
       schema: {
         tags: ['leads'],
         summary: 'Capture a contact-form lead',

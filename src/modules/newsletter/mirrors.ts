@@ -2,6 +2,7 @@
 // independently on a first subscription and, in phone-only mode, when a phone is added later.
 import type { AppContext } from '../../context.js';
 import type { JobDefinition } from '../../platform/queue.js';
+import { newsletterCrmMirror } from '../crm/jobs.js';
 import { marketingSyncJob } from '../marketing/jobs.js';
 
 export interface MirrorPayload {
@@ -18,6 +19,8 @@ export interface NewsletterMirror {
 
 export function newsletterMirrors(ctx: AppContext): NewsletterMirror[] {
   return [
+    // unique per subscriber for 600 s; the phone-only job has its own key
+    newsletterCrmMirror(ctx),
     // no unique window in the contract; the job is an idempotent upsert
     { job: marketingSyncJob(ctx), uniqueKey: () => undefined },
   ];

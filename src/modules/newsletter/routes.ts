@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { rateLimit } from '../../platform/rate-limit.js';
 import { MailDomainCheck } from './mail-domain.js';
 import { NEWSLETTER_MARKETS } from './rules.js';
 import { NewsletterService } from './service.js';
@@ -52,6 +53,7 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
       // the rules (and their Spanish messages) are the service's; see rules.ts
       attachValidation: true,
       config: { validationStatus: 422 },
+      onRequest: rateLimit(ctx, { name: 'newsletter', max: 5, windowSeconds: 60 }),
     },
     async (request, reply) => {
       const result = await service.subscribe(request.body, request.ip ?? null);

@@ -4,6 +4,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeDns, startFakeDns } from '../../../test/fakes/dns.js';
 import { createTestApp, TEST_NOW, type TestApp } from '../../../test/support/app.js';
+import { randomClientIp } from '../../../test/support/redis.js';
+import { NEWSLETTER_CRM_JOB } from '../crm/jobs.js';
 import { MARKETING_JOB, MARKETING_QUEUE } from '../marketing/jobs.js';
 
 let dns: FakeDns;
@@ -33,8 +35,15 @@ beforeEach(async () => {
   await t.database.exec('DELETE FROM newsletter_subscribers; DELETE FROM pgboss.job;');
 });
 
+// each request from its own address, so the 5/min limit (tested on its own) stays out of the way
 const subscribe = (body: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/newsletter/subscribe', payload: body as object, headers });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/newsletter/subscribe',
+    payload: body as object,
+    headers,
+    remoteAddress: headers['x-forwarded-for'] ? '127.0.0.1' : randomClientIp(),
+  });
 
 async function rows() {
   return (
@@ -77,6 +86,7 @@ describe('first subscription', () => {
     });
     expect(new Date(row.consent_given_at).toISOString()).toBe(new Date(TEST_NOW).toISOString());
     expect(await jobs()).toEqual([
+      { name: 'crm-sync', data: { job: NEWSLETTER_CRM_JOB, payload: { subscriberId: row.id, phoneOnly: false } } },
       { name: MARKETING_QUEUE, data: { job: MARKETING_JOB, payload: { subscriberId: row.id, phoneOnly: false } } },
     ]);
   });
@@ -105,7 +115,7 @@ describe('first subscription', () => {
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
     expect(await rows()).toHaveLength(1);
-    expect(await jobs()).toHaveLength(1);
+    expect((await jobs()).map((j) => j.data.job)).toEqual([NEWSLETTER_CRM_JOB, MARKETING_JOB]);
   });
 });
 
@@ -133,6 +143,7 @@ describe('repeat subscription', () => {
     const [row] = await rows();
     expect(row).toMatchObject({ phone: '+49 170 1234567', name: 'Marta Ruiz', market: 'de' });
     expect(await jobs()).toEqual([
+      { name: 'crm-sync', data: { job: NEWSLETTER_CRM_JOB, payload: { subscriberId: row.id, phoneOnly: true } } },
       { name: MARKETING_QUEUE, data: { job: MARKETING_JOB, payload: { subscriberId: row.id, phoneOnly: true } } },
     ]);
 
@@ -277,11 +288,33 @@ describe('dispatch failure', () => {
       expect(res.statusCode).toBe(201);
       const [row] = await rows();
       expect(row.email).toBe('sara@viajes.test');
-      const logged = lines.find((l) => l.msg === 'newsletter: could not queue mirror job');
-      expect(logged).toMatchObject({ level: 50, subscriberId: row.id, jobClass: MARKETING_JOB, phoneOnly: false });
+      // each mirror is dispatched on its own: both failures are logged, neither loses the row
+      const logged = lines.filter((l) => l.msg === 'newsletter: could not queue mirror job');
+      expect(logged).toEqual([
+        expect.objectContaining({ level: 50, subscriberId: row.id, jobClass: NEWSLETTER_CRM_JOB, phoneOnly: false }),
+        expect.objectContaining({ level: 50, subscriberId: row.id, jobClass: MARKETING_JOB, phoneOnly: false }),
+      ]);
     } finally {
       t.app.ctx.log = original;
       await t.database.exec('DROP TRIGGER refuse_jobs ON pgboss.job; DROP FUNCTION refuse_jobs();');
     }
+  });
+});
+
+describe('rate limit', () => {
+  it('allows 5 requests a minute per IP and answers the 6th with 429 and Retry-After', async () => {
+    const ip = randomClientIp();
+    const send = (i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter/subscribe',
+        payload: { name: 'Rita', email: `rita${i}@correo.test` },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 5; i++) expect((await send(i)).statusCode).toBe(201);
+    const res = await send(5);
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json()).toMatchObject({ success: false, error: 'too_many_requests' });
   });
 });
