@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
+import { registerJobs } from './jobs.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentRoutes } from './modules/content/routes.js';
@@ -18,6 +19,7 @@ import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/http-errors.js';
+import { PgBossQueue } from './platform/queue-pgboss.js';
 
 export interface AppDeps {
   config: Config;
@@ -55,6 +57,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     events: new EventEmitter(),
   } as AppContext;
   ctx.markets = new MarketService(ctx);
+  // jobs are registered on every process (dispatch needs their queues); only workers run them
+  const queue = new PgBossQueue({ database: deps.database, log: app.log.child({ component: 'queue' }) });
+  ctx.queue = queue;
+  registerJobs(ctx);
+  app.addHook('onReady', async () => queue.start({ workers: config.inProcessWorkers }));
+  app.addHook('onClose', async () => queue.stop());
   ctx.events.on('catalog:changed', () => ctx.markets.invalidate());
   app.decorate('ctx', ctx);
 

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { MarketService } from './modules/markets/service.js';
 import type { Clock } from './platform/clock.js';
+import type { Queue } from './platform/queue.js';
 
 /**
  * In-process events. 'catalog:changed' after an import (caches drop what they hold);
@@ -20,4 +21,5 @@ export interface AppContext {
   log: FastifyBaseLogger;
   events: AppEvents;
   markets: MarketService;
+  queue: Queue;
 }

@@ -11,7 +11,7 @@ import { type CliContext, type Command, parseArgs } from './platform/cli.js';
 
 const builtins: Record<string, Command> = {
   serve: {
-    describe: 'start the HTTP API (and, on the embedded database, the queue workers)',
+    describe: 'start the HTTP API (and the queue workers when IN_PROCESS_WORKERS is on: the embedded default)',
     usage: 'serve',
     async run(_args, cli) {
       const app = await buildApp({ config: cli.config, database: cli.database });
@@ -24,6 +24,24 @@ const builtins: Record<string, Command> = {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       await app.listen({ port: cli.config.port, host: cli.config.host });
+      return -1; // keep running
+    },
+  },
+  worker: {
+    describe: 'run the queue workers only (no HTTP); start as many as the load needs',
+    usage: 'worker',
+    async run(_args, cli) {
+      const app = await buildApp({ config: { ...cli.config, inProcessWorkers: true }, database: cli.database });
+      await app.ready();
+      app.log.info('queue workers started');
+      const stop = async (signal: string) => {
+        app.log.info({ signal }, 'stopping workers (running jobs get up to 10 s to finish)');
+        await app.close();
+        await cli.database.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
       return -1; // keep running
     },
   },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, openPglite } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { installQueueSchema } from '../src/platform/queue-pgboss.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,6 +24,7 @@ export default async function setup(project: TestProject) {
     await admin.exec(`CREATE DATABASE ${template}`);
     const db = connectPostgres(withDatabase(url, template), 1);
     await migrate(db);
+    await installQueueSchema(db);
     await db.close();
     project.provide('pgTemplate', template);
     project.provide('pgliteDump', '');
@@ -34,6 +36,8 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'itinera-test-'));
   const database = await openPglite('memory');
   await migrate(database);
+  // pg-boss's schema too, so each test app's queue starts in milliseconds rather than a second
+  await installQueueSchema(database);
   const dump = await database.pglite!.dumpDataDir('none');
   const file = join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -1,7 +1,7 @@
 // Newsletter subscribers (owned by the newsletter module; the CRM and marketing mirrors update
 // their remote id columns).
 import { sql } from 'drizzle-orm';
-import { integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { integer, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 
 export const newsletterSubscribers = pgTable(
   'newsletter_subscribers',
