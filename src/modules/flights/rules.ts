@@ -230,3 +230,55 @@ export function providerFailureMetadata(err: FlightProviderError, legIndex: numb
       return base;
   }
 }
+
+/** The contract's flight segment object of one fare direction. */
+export function segmentOf(l: FareLeg): FlightSegment {
+  return {
+    departure_date: l.departureDate,
+    departure_time: l.departureTime,
+    arrival_time: l.arrivalTime,
+    departure_airport: l.origin,
+    arrival_airport: l.destination,
+    flight_numbers: l.flightNumbers,
+    airlines: l.airlines.map((a) => ({ code: a.code, name: a.name })),
+    stops: l.stops,
+    stopover_airports: l.stopoverAirports,
+    arrivalDayOffset: l.arrivalDayOffset,
+  };
+}
+
+/** The international leg (outbound + inbound, one fare) of a selection; fare_price per person. */
+export function internationalLeg(fare: Fare, pax: number, legIndex = 0): FlightLeg {
+  const [out, back] = fare.legs;
+  return {
+    leg_index: legIndex,
+    type: 'international',
+    route: `${out.origin}-${out.destination}/${back.origin}-${back.destination}`,
+    cabin_class: fare.cabin,
+    fare_price: centsToNumber(perPerson(fare.totalCents, pax)),
+    flight_numbers: { outbound: out.flightNumbers, inbound: back.flightNumbers },
+    origin: out.origin,
+    destination: out.destination,
+    departure_date: out.departureDate,
+  };
+}
+
+/** A domestic one-way leg; it also carries times, airline names and stopovers. */
+export function domesticLeg(fare: Fare, pax: number, legIndex: number): FlightLeg {
+  const l = fare.legs[0];
+  return {
+    leg_index: legIndex,
+    type: 'domestic',
+    route: `${l.origin}-${l.destination}`,
+    cabin_class: fare.cabin,
+    fare_price: centsToNumber(perPerson(fare.totalCents, pax)),
+    flight_numbers: { outbound: l.flightNumbers, inbound: [] },
+    origin: l.origin,
+    destination: l.destination,
+    departure_date: l.departureDate,
+    departure_time: l.departureTime,
+    arrival_time: l.arrivalTime,
+    airline_names: l.airlines.map((a) => a.name),
+    stopover_airports: l.stopoverAirports,
+  };
+}

@@ -1,0 +1,167 @@
+// SQL of the bookings module: status transitions with metadata, admin notifications, per-leg
+// flight-booking records and attempts, passengers and upsells.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/database.js';
+import {
+  adminNotifications,
+  bookingPassengers,
+  bookingStatusTransitions,
+  bookings,
+  flightBookings,
+  flightLegAttempts,
+  passengers,
+} from '../../db/schema/index.js';
+
+export type BookingRow = typeof bookings.$inferSelect;
+export type FlightBookingRow = typeof flightBookings.$inferSelect;
+export type NewFlightBooking = typeof flightBookings.$inferInsert;
+
+export async function findBooking(db: DbOrTx, id: number): Promise<BookingRow | null> {
+  const rows = await db.select().from(bookings).where(eq(bookings.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findBookingByReference(db: DbOrTx, reference: string): Promise<BookingRow | null> {
+  const rows = await db.select().from(bookings).where(eq(bookings.reference, reference)).limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * Moves the booking from one of `from` to `to` and records the transition with its metadata.
+ * Returns false (and records nothing) when the booking was not in one of `from`, which is how
+ * a concurrent duplicate transition is tolerated.
+ */
+export async function transition(
+  db: Db,
+  bookingId: number,
+  from: readonly string[],
+  to: string,
+  metadata: Record<string, unknown> = {},
+): Promise<boolean> {
+  // one transaction: the status and its transition row appear together; the row lock makes a
+  // concurrent second transition see the new status and do nothing
+  return db.transaction(async (tx) => {
+    const current = await tx
+      .select({ status: bookings.status })
+      .from(bookings)
+      .where(eq(bookings.id, bookingId))
+      .for('update');
+    const previous = current[0]?.status;
+    if (previous === undefined || !from.includes(previous)) return false;
+    await tx.update(bookings).set({ status: to, updatedAt: sql`now()` }).where(eq(bookings.id, bookingId));
+    await tx.insert(bookingStatusTransitions).values({ bookingId, fromStatus: previous, toStatus: to, metadata });
+    return true;
+  });
+}
+
+export async function transitionsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(bookingStatusTransitions)
+    .where(eq(bookingStatusTransitions.bookingId, bookingId))
+    .orderBy(asc(bookingStatusTransitions.id));
+}
+
+export async function notifyAdmins(
+  db: DbOrTx,
+  n: { type: string; bookingId: number | null; title: string; message: string; data?: Record<string, unknown> },
+): Promise<void> {
+  await db.insert(adminNotifications).values({ ...n, data: n.data ?? {} });
+}
+
+export async function notificationsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(adminNotifications)
+    .where(eq(adminNotifications.bookingId, bookingId))
+    .orderBy(asc(adminNotifications.id));
+}
+
+export async function flightBookingsOf(db: DbOrTx, bookingId: number): Promise<FlightBookingRow[]> {
+  return db
+    .select()
+    .from(flightBookings)
+    .where(eq(flightBookings.bookingId, bookingId))
+    .orderBy(asc(flightBookings.legIndex));
+}
+
+/** Inserts the leg's record unless one exists (one per booking and leg); the stored row either way. */
+export async function saveFlightBooking(db: DbOrTx, row: NewFlightBooking): Promise<FlightBookingRow> {
+  const inserted = await db.insert(flightBookings).values(row).onConflictDoNothing().returning();
+  if (inserted[0]) return inserted[0];
+  const rows = await db
+    .select()
+    .from(flightBookings)
+    .where(and(eq(flightBookings.bookingId, row.bookingId), eq(flightBookings.legIndex, row.legIndex)));
+  return rows[0];
+}
+
+export async function findFlightBooking(db: DbOrTx, id: number): Promise<FlightBookingRow | null> {
+  const rows = await db.select().from(flightBookings).where(eq(flightBookings.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateFlightBooking(
+  db: DbOrTx,
+  id: number,
+  set: Partial<Pick<FlightBookingRow, 'pnr' | 'status' | 'details' | 'retrievedAt'>>,
+): Promise<void> {
+  await db
+    .update(flightBookings)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(flightBookings.id, id));
+}
+
+/** Counts a "no matching fare" for the leg; returns the new count. */
+export async function countNoMatch(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  error: Record<string, unknown>,
+): Promise<number> {
+  const rows = await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, noMatchCount: 1, lastError: error })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { noMatchCount: sql`${flightLegAttempts.noMatchCount} + 1`, lastError: error, updatedAt: sql`now()` },
+    })
+    .returning({ count: flightLegAttempts.noMatchCount });
+  return rows[0].count;
+}
+
+export async function recordLegError(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  error: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, lastError: error })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { lastError: error, updatedAt: sql`now()` },
+    });
+}
+
+/** A retry by the admin starts the legs' attempt bookkeeping afresh. */
+export async function resetLegAttempts(db: DbOrTx, bookingId: number, legIndexes: number[]): Promise<void> {
+  if (legIndexes.length === 0) return;
+  await db
+    .delete(flightLegAttempts)
+    .where(and(eq(flightLegAttempts.bookingId, bookingId), inArray(flightLegAttempts.legIndex, legIndexes)));
+}
+
+export type PassengerRow = typeof passengers.$inferSelect;
+
+/** The booking's passengers in traveler order (lead first). */
+export async function passengersOf(db: DbOrTx, bookingId: number): Promise<PassengerRow[]> {
+  const rows = await db
+    .select({ p: passengers })
+    .from(bookingPassengers)
+    .innerJoin(passengers, eq(passengers.id, bookingPassengers.passengerId))
+    .where(eq(bookingPassengers.bookingId, bookingId))
+    .orderBy(asc(bookingPassengers.position));
+  return rows.map((r) => r.p);
+}
