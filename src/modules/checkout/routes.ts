@@ -1,4 +1,509 @@
-import type { FastifyInstance } from 'fastify';
+// HTTP of the checkout (spec 2): session endpoints under /api/{market}/{lang}/checkout identified
+// by signed cookies, option GETs by offer id, and the internal checkout-step endpoint.
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { marketScoped } from '../markets/routes.js';
+import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
+import { CheckoutService } from './service.js';
+import { DbSessionStore, RedisSessionStore, type SessionStore } from './session-store.js';
 
-export async function checkoutRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+export const SESSION_COOKIE = 'itinera_checkout';
+export const VISITOR_COOKIE = 'itinera_visitor';
+const INTERNAL_ABILITY = 'internal:read';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const ErrorBody = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String(),
+  message: Type.String(),
+  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+});
+const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+const Currency = Type.Object({ code: Type.String(), symbol: Type.String() });
+const AnyObject = Type.Object({}, { additionalProperties: true });
+
+const Session = Type.Object({
+  offer_id: Type.Integer(),
+  booking_id: Type.Integer(),
+  booking_reference: Type.String(),
+  started_at: Type.String({ format: 'date-time' }),
+  flight_selection: Nullable(AnyObject),
+  hotel_selections: Type.Array(
+    Type.Object({
+      upsell_hotel_id: Type.Integer(),
+      nights_start: Type.Integer(),
+      nights_end: Type.Integer(),
+      price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
+      hotel_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  activity_selections: Type.Array(
+    Type.Object({
+      activity_id: Type.Integer(),
+      day_number: Type.Integer(),
+      price: Type.Number({ description: 'per person' }),
+      activity_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  transfer_selections: Type.Array(
+    Type.Object({
+      transfer_id: Type.Integer(),
+      day_number: Type.Integer(),
+      price: Type.Number({ description: 'per trip, flat' }),
+      transfer_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  client_data: Nullable(
+    Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Type.String() }),
+  ),
+  traveler_data: Nullable(
+    Type.Array(
+      Type.Object({
+        first_name: Type.String(),
+        last_name: Type.String(),
+        nationality: Type.String(),
+        passport_number: Type.String(),
+        passport_expiry: Type.String(),
+        birth_date: Type.String(),
+        phone: Type.String(),
+        email: Type.String(),
+      }),
+    ),
+  ),
+  base_price: Type.Number(),
+  extras_price: Type.Number(),
+  total_price: Type.Number(),
+  currency: Currency,
+  pax_count: Type.Integer(),
+  actual_pax_count: Type.Integer(),
+  actual_room_type: Type.String(),
+  is_non_standard_pax: Type.Boolean(),
+});
+
+const summaryFields = {
+  offer_id: Type.Integer(),
+  offer_sku: Type.String(),
+  tour_name: Nullable(Type.String()),
+  final_price: Type.Number(),
+  departure_date: Type.String(),
+  return_date: Nullable(Type.String()),
+  pax_count: Type.Integer(),
+  currency: Currency,
+};
+
+const OfferSummary = Type.Object({
+  ...summaryFields,
+  product_url: Nullable(Type.String()),
+  price_per_person: Type.Number(),
+});
+
+const HotelOptions = Type.Object({
+  ...summaryFields,
+  hotels: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      hotelId: Nullable(Type.Integer()),
+      name: Type.String(),
+      location: Nullable(Type.String()),
+      tier: Type.String(),
+      tier_label: Type.String(),
+      nights: Type.Object({ start: Type.Integer(), end: Type.Integer() }),
+      imageUrl: Nullable(Type.String()),
+      description: Nullable(Type.String()),
+      isIncluded: Type.Boolean(),
+      priceDifference: Nullable(Type.Number()),
+      selectionHotelName: Nullable(Type.String()),
+    }),
+  ),
+});
+
+const ActivityOptions = Type.Object({
+  ...summaryFields,
+  price_per_person: Type.Number(),
+  days: Type.Array(
+    Type.Object({
+      day_number: Type.Integer(),
+      destination: Nullable(Type.String()),
+      included_activities: Type.Array(Type.Object({ name: Type.String() })),
+      available_activities: Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          name: Type.String(),
+          description: Nullable(Type.String()),
+          image_url: Nullable(Type.String()),
+          price: Nullable(Type.Number({ description: 'per person' })),
+        }),
+      ),
+    }),
+  ),
+});
+
+const TransferOptions = Type.Object({
+  ...summaryFields,
+  product_url: Nullable(Type.String()),
+  price_per_person: Type.Number(),
+  days: Type.Array(
+    Type.Object({
+      day_number: Type.Integer(),
+      destination: Nullable(Type.String()),
+      included_transfers: Type.Array(Type.Object({ name: Type.String() })),
+      available_transfers: Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          name: Type.String(),
+          description: Nullable(Type.String()),
+          image_url: Nullable(Type.String()),
+          vehicle_type: Nullable(Type.String()),
+          duration_minutes: Nullable(Type.Integer()),
+          price: Nullable(Type.Number({ description: 'per trip' })),
+        }),
+      ),
+    }),
+  ),
+});
+
+const MarketPath = { market: Type.String(), lang: Type.String() };
+const OfferParams = Type.Object({ ...MarketPath, offerId: Type.String({ description: 'offer id' }) });
+const Advance = Type.Optional(
+  Type.Boolean({ default: true, description: 'false on backward navigation: the funnel is not advanced' }),
+);
+const Id = Type.Integer({ minimum: 1 });
+const MAX_SELECTIONS = 100;
+
+type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
+
+function offerIdOf(request: FastifyRequest): number {
+  const raw = (request.params as { offerId: string }).offerId;
+  return /^\d{1,9}$/.test(raw) ? Number(raw) : -1;
+}
+
+export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  let store: SessionStore;
+  if (ctx.config.redisUrl) {
+    const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    store = new RedisSessionStore(redis);
+  } else {
+    store = new DbSessionStore(ctx.database.db);
+  }
+  const service = new CheckoutService(ctx, store);
+  const secure = ctx.config.appEnv === 'production' || ctx.config.appEnv === 'staging';
+  const maxAge = ctx.config.checkout.sessionTtlMinutes * 60;
+
+  await app.register(async (plugin) => {
+    await plugin.register(cookie, { secret: ctx.config.appKey });
+
+    const signed = (request: FastifyRequest, name: string): string | undefined => {
+      const raw = request.cookies[name];
+      if (!raw) return undefined;
+      const r = request.unsignCookie(raw);
+      return r.valid && r.value ? r.value : undefined;
+    };
+    const token = (request: FastifyRequest) => signed(request, SESSION_COOKIE);
+    const setCookie = (reply: FastifyReply, name: string, value: string) =>
+      reply.setCookie(name, value, { signed: true, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
+
+    await marketScoped(plugin, ctx, (r) => {
+      const base = '/api/:market/:lang/checkout';
+      const tags = ['checkout'];
+
+      r.post(
+        `${base}/:offerId`,
+        {
+          schema: {
+            tags,
+            summary: 'Start a checkout (fresh session, booking with status checkout)',
+            params: OfferParams,
+            body: Type.Union([
+              Type.Object({
+                actual_pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+                actual_room_type: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+              }),
+              Type.Null(),
+            ]),
+            response: { 201: ok(Session), 404: ErrorBody, 410: ErrorBody, 422: ErrorBody, 400: ErrorBody },
+          },
+        },
+        async (request, reply) => {
+          const visitor = signed(request, VISITOR_COOKIE);
+          const result = await service.start(
+            (request as Scoped).scope,
+            offerIdOf(request),
+            (request.body ?? {}) as { actual_pax_count?: number; actual_room_type?: string },
+            visitor && /^[\w-]{16,64}$/.test(visitor) ? visitor : undefined,
+          );
+          setCookie(reply, SESSION_COOKIE, result.token);
+          setCookie(reply, VISITOR_COOKIE, result.visitorId);
+          return reply.status(201).send({ success: true, data: result.view });
+        },
+      );
+
+      r.get(
+        base,
+        {
+          schema: {
+            tags,
+            summary: 'The checkout session (base and total refreshed when the offer price changed)',
+            params: Type.Object(MarketPath),
+            response: { 200: ok(Session), 404: ErrorBody },
+          },
+        },
+        async (request) => ({ success: true, data: await service.session((request as Scoped).scope, token(request)) }),
+      );
+
+      r.get(
+        `${base}/:offerId/hotels`,
+        {
+          schema: {
+            tags,
+            summary: 'Hotel options: selection stays and luxury / grand luxury upgrades',
+            params: OfferParams,
+            querystring: Type.Object({
+              room_type: Type.Optional(Type.Enum([...PRICING_ROOM_TYPES], { description: 'room type for pricing' })),
+            }),
+            response: { 200: ok(HotelOptions), 404: ErrorBody, 400: ErrorBody },
+          },
+        },
+        async (request) => ({
+          success: true,
+          data: await service.hotelOptions(
+            (request as Scoped).scope,
+            offerIdOf(request),
+            (request.query as { room_type?: string }).room_type,
+            token(request),
+          ),
+        }),
+      );
+
+      r.put(
+        `${base}/hotels`,
+        {
+          schema: {
+            tags,
+            summary: 'Hotel upgrade selection (replaces the previous one)',
+            params: Type.Object(MarketPath),
+            body: Type.Object({
+              advance: Advance,
+              hotel_selections: Type.Array(Type.Object({ upgrade_hotel_id: Id, nights_start: Id, nights_end: Id }), {
+                maxItems: MAX_SELECTIONS,
+              }),
+            }),
+            response: { 200: ok(Session), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+          },
+        },
+        async (request) => {
+          const body = request.body as {
+            advance?: boolean;
+            hotel_selections: { upgrade_hotel_id: number; nights_start: number; nights_end: number }[];
+          };
+          return {
+            success: true,
+            data: await service.selectHotels((request as Scoped).scope, token(request), {
+              advance: body.advance,
+              items: body.hotel_selections,
+            }),
+          };
+        },
+      );
+
+      r.get(
+        `${base}/:offerId/activities`,
+        {
+          schema: {
+            tags,
+            summary: 'Optional activities per day, per-person prices',
+            params: OfferParams,
+            response: { 200: ok(ActivityOptions), 404: ErrorBody },
+          },
+        },
+        async (request) => ({
+          success: true,
+          data: await service.activityOptions((request as Scoped).scope, offerIdOf(request)),
+        }),
+      );
+
+      r.put(
+        `${base}/activities`,
+        {
+          schema: {
+            tags,
+            summary: 'Activity selection (replaces the previous one)',
+            params: Type.Object(MarketPath),
+            body: Type.Object({
+              advance: Advance,
+              activity_selections: Type.Array(Type.Object({ activity_id: Id, day_number: Id }), {
+                maxItems: MAX_SELECTIONS,
+              }),
+            }),
+            response: { 200: ok(Session), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+          },
+        },
+        async (request) => {
+          const body = request.body as {
+            advance?: boolean;
+            activity_selections: { activity_id: number; day_number: number }[];
+          };
+          return {
+            success: true,
+            data: await service.selectActivities((request as Scoped).scope, token(request), {
+              advance: body.advance,
+              items: body.activity_selections,
+            }),
+          };
+        },
+      );
+
+      r.get(
+        `${base}/:offerId/transfers`,
+        {
+          schema: {
+            tags,
+            summary: 'Transfer upgrades of the days that have them, flat per-trip prices',
+            params: OfferParams,
+            response: { 200: ok(TransferOptions), 404: ErrorBody },
+          },
+        },
+        async (request) => ({
+          success: true,
+          data: await service.transferOptions((request as Scoped).scope, offerIdOf(request)),
+        }),
+      );
+
+      r.put(
+        `${base}/transfers`,
+        {
+          schema: {
+            tags,
+            summary: 'Transfer selection (replaces the previous one)',
+            params: Type.Object(MarketPath),
+            body: Type.Object({
+              advance: Advance,
+              transfer_selections: Type.Array(Type.Object({ transfer_id: Id, day_number: Id }), {
+                maxItems: MAX_SELECTIONS,
+              }),
+            }),
+            response: { 200: ok(Session), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+          },
+        },
+        async (request) => {
+          const body = request.body as {
+            advance?: boolean;
+            transfer_selections: { transfer_id: number; day_number: number }[];
+          };
+          return {
+            success: true,
+            data: await service.selectTransfers((request as Scoped).scope, token(request), {
+              advance: body.advance,
+              items: body.transfer_selections,
+            }),
+          };
+        },
+      );
+
+      for (const page of ['contact', 'travelers'] as const) {
+        r.get(
+          `${base}/:offerId/${page}`,
+          {
+            schema: {
+              tags,
+              summary: `Offer summary for the ${page === 'contact' ? 'contact' : 'travelers'} step`,
+              params: OfferParams,
+              response: { 200: ok(OfferSummary), 404: ErrorBody },
+            },
+          },
+          async (request) => ({
+            success: true,
+            data: await service.summary((request as Scoped).scope, offerIdOf(request)),
+          }),
+        );
+      }
+
+      r.put(
+        `${base}/contact`,
+        {
+          schema: {
+            tags,
+            summary: 'Booking contact (client data); does not affect pricing',
+            params: Type.Object(MarketPath),
+            body: Type.Object({ advance: Advance, client: AnyObject }),
+            response: { 200: ok(Session), 400: ErrorBody },
+          },
+        },
+        async (request) => {
+          const body = request.body as { advance?: boolean; client: Record<string, unknown> };
+          return {
+            success: true,
+            data: await service.saveContact((request as Scoped).scope, token(request), body.client, body.advance),
+          };
+        },
+      );
+
+      r.put(
+        `${base}/travelers`,
+        {
+          schema: {
+            tags,
+            summary: 'Traveler data, one per passenger; does not affect pricing',
+            params: Type.Object(MarketPath),
+            body: Type.Object({ advance: Advance, travelers: Type.Array(AnyObject, { maxItems: 10 }) }),
+            response: { 200: ok(Session), 400: ErrorBody },
+          },
+        },
+        async (request) => {
+          const body = request.body as { advance?: boolean; travelers: unknown[] };
+          return {
+            success: true,
+            data: await service.saveTravelers((request as Scoped).scope, token(request), body.travelers, body.advance),
+          };
+        },
+      );
+    });
+  });
+
+  // Internal: the frontend server reports the funnel step it renders.
+  app.patch(
+    '/api/internal/bookings/:id/checkout-step',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Record the checkout step a booking is viewing (bearer token with internal:read)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String() }),
+        body: Type.Object({ step: Type.Enum([...FUNNEL_STEPS]) }),
+        response: {
+          200: Type.Object({ success: Type.Literal(true) }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+      config: { validationStatus: 422 },
+      // authentication before validation: no token, no hints about the body
+      onRequest: async (request) => {
+        const header = request.headers.authorization;
+        const m = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+        const abilities = m ? await service.tokenAbilities(m[1]) : null;
+        if (!abilities) throw new AppError(401, 'unauthenticated', 'A valid bearer token is required.');
+        if (!abilities.includes(INTERNAL_ABILITY) && !abilities.includes('*')) {
+          throw new AppError(403, 'forbidden', `The token lacks the ${INTERNAL_ABILITY} ability.`);
+        }
+      },
+    },
+    async (request) => {
+      const raw = (request.params as { id: string }).id;
+      const id = /^\d{1,9}$/.test(raw) ? Number(raw) : -1;
+      await service.recordStep(id, (request.body as { step: FunnelStep }).step);
+      return { success: true as const };
+    },
+  );
+}

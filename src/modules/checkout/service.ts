@@ -1,0 +1,695 @@
+// Checkout use cases: start, session, options and selections (hotels, activities, transfers),
+// contact and travelers, funnel tracking. Prices are always computed here, never taken from clients.
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { dateIn } from '../../platform/clock.js';
+import { AppError, FieldErrorBag } from '../../platform/errors.js';
+import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { isInsideLeadTime } from '../catalog/rules.js';
+import type { MarketScope } from '../markets/rules.js';
+import * as repo from './repository.js';
+import {
+  checkClient,
+  checkTravelers,
+  convertTo,
+  defaultRoomType,
+  bookingReference as drawReference,
+  extrasCents,
+  type FunnelStep,
+  groupStays,
+  hotelOptionId,
+  isNonStandardPax,
+  nightsOf,
+  nonStandardBasePrice,
+  type Rate,
+  roomTypeFits,
+  STEP_AFTER,
+  selectionHotelCostCents,
+  TIER_LABELS,
+  upgradeDifferenceCents,
+} from './rules.js';
+import type { SessionState, SessionStore, StoredSession } from './session-store.js';
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+function location(city: string | null, country: string | null): string | null {
+  const parts = [city, country].filter((p): p is string => !!p);
+  return parts.length ? parts.join(', ') : null;
+}
+
+const money = (cents: number | null): number | null => (cents === null ? null : centsToNumber(cents));
+
+export interface StartInput {
+  actual_pax_count?: number;
+  actual_room_type?: string;
+}
+
+export interface SelectionInput<T> {
+  advance?: boolean;
+  items: T[];
+}
+
+export class CheckoutService {
+  constructor(
+    private readonly ctx: AppContext,
+    readonly store: SessionStore,
+  ) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  private now(): Date {
+    return this.ctx.clock.now();
+  }
+
+  private expiry(): Date {
+    return new Date(this.now().getTime() + this.ctx.config.checkout.sessionTtlMinutes * 60_000);
+  }
+
+  assetUrl(path: string | null | undefined): string | null {
+    if (!path) return null;
+    if (/^https?:\/\//i.test(path)) return path;
+    return `${this.ctx.config.assetBaseUrl}/${path.replace(/^\/+/, '')}`;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Offers
+
+  /**
+   * The offer of this market that a checkout may use. `start` answers 410 for an Active offer
+   * inside the lead time; the other readers answer 404 for it. `session` only needs it to exist
+   * in the market (a running checkout keeps working while the offer ages).
+   */
+  async offerFor(scope: MarketScope, offerId: number, purpose: 'start' | 'read' | 'session'): Promise<repo.OfferRow> {
+    const offer =
+      Number.isSafeInteger(offerId) && offerId > 0 ? await repo.findOffer(this.db, offerId, scope.lang) : null;
+    const notFound = () => new AppError(404, 'offer_not_found', `Offer ${offerId} not found.`);
+    if (!offer || offer.marketId !== scope.market.id) throw notFound();
+    if (purpose === 'session') return offer;
+    if (offer.productStatus !== 'active' || offer.status !== 'Active') throw notFound();
+    if (isInsideLeadTime(offer, dateIn(scope.market.timezone, this.now()))) {
+      if (purpose === 'start') {
+        throw new AppError(410, 'offer_expired', `Offer ${offerId} departs too soon to be booked online.`);
+      }
+      throw notFound();
+    }
+    return offer;
+  }
+
+  private productUrl(scope: MarketScope, offer: repo.OfferRow): string | null {
+    if (!offer.localizedSlug || offer.localizedStatus !== 'active') return null;
+    const segment = scope.market.tourPathSlugs[scope.lang] ?? 'tours';
+    return `/${scope.market.code}/${scope.lang}/${segment}/${offer.localizedSlug}`;
+  }
+
+  offerSummary(scope: MarketScope, offer: repo.OfferRow) {
+    return {
+      offer_id: offer.id,
+      offer_sku: offer.sku,
+      tour_name: offer.localizedTitle,
+      product_url: this.productUrl(scope, offer),
+      final_price: centsToNumber(toCents(offer.finalPrice)),
+      price_per_person: centsToNumber(toCents(offer.pricePerPerson)),
+      departure_date: offer.departureDate,
+      return_date: offer.returnDate,
+      pax_count: offer.paxCount,
+      currency: { code: scope.market.currency.code, symbol: scope.market.currency.symbol },
+    };
+  }
+
+  async summary(scope: MarketScope, offerId: number) {
+    return this.offerSummary(scope, await this.offerFor(scope, offerId, 'read'));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sessions
+
+  /** The session view: stored state plus computed extras and totals, money as JSON numbers. */
+  view(state: SessionState) {
+    const extras = extrasCents(
+      {
+        businessExtraPerPersonCents:
+          typeof state.flightSelection?.business_extra_price_per_person === 'number'
+            ? toCents(state.flightSelection.business_extra_price_per_person)
+            : null,
+        hotelDifferencesCents: state.hotelSelections.map((h) => h.price_difference_cents),
+        activityPerPersonCents: state.activitySelections.map((a) => a.price_cents),
+        transferPerTripCents: state.transferSelections.map((t) => t.price_cents),
+      },
+      state.actualPaxCount,
+    );
+    return {
+      offer_id: state.offerId,
+      booking_id: state.bookingId,
+      booking_reference: state.bookingReference,
+      started_at: state.startedAt,
+      flight_selection: state.flightSelection,
+      hotel_selections: state.hotelSelections.map((h) => ({
+        upsell_hotel_id: h.upsell_hotel_id,
+        nights_start: h.nights_start,
+        nights_end: h.nights_end,
+        price_difference: centsToNumber(h.price_difference_cents),
+        hotel_name: h.hotel_name,
+        location: h.location,
+      })),
+      activity_selections: state.activitySelections.map((a) => ({
+        activity_id: a.activity_id,
+        day_number: a.day_number,
+        price: centsToNumber(a.price_cents),
+        activity_name: a.activity_name,
+        location: a.location,
+      })),
+      transfer_selections: state.transferSelections.map((t) => ({
+        transfer_id: t.transfer_id,
+        day_number: t.day_number,
+        price: centsToNumber(t.price_cents),
+        transfer_name: t.transfer_name,
+        location: t.location,
+      })),
+      client_data: state.clientData,
+      traveler_data: state.travelerData,
+      base_price: centsToNumber(state.baseCents),
+      extras_price: centsToNumber(extras),
+      total_price: centsToNumber(state.baseCents + extras),
+      currency: state.currency,
+      pax_count: state.paxCount,
+      actual_pax_count: state.actualPaxCount,
+      actual_room_type: state.actualRoomType,
+      is_non_standard_pax: state.isNonStandardPax,
+    };
+  }
+
+  /** The live session of a cookie token in this market, or null. */
+  async findSession(scope: MarketScope, token: string | undefined): Promise<StoredSession | null> {
+    if (!token) return null;
+    const s = await this.store.find(sha256(token), this.now());
+    return s && s.state.marketCode === scope.market.code ? s : null;
+  }
+
+  /** Session-bound writes answer 400 without a session. */
+  private async requireSession(scope: MarketScope, token: string | undefined): Promise<StoredSession> {
+    const s = await this.findSession(scope, token);
+    if (!s) throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+    return s;
+  }
+
+  private async save(s: StoredSession, patch: Partial<SessionState>): Promise<SessionState> {
+    const ok = await this.store.patch(s.id, patch, this.expiry(), this.now());
+    if (!ok) throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+    return { ...s.state, ...patch };
+  }
+
+  async start(
+    scope: MarketScope,
+    offerId: number,
+    input: StartInput,
+    visitorId: string | undefined,
+  ): Promise<{ view: ReturnType<CheckoutService['view']>; token: string; visitorId: string }> {
+    const offer = await this.offerFor(scope, offerId, 'start');
+    const pax = input.actual_pax_count ?? offer.paxCount;
+    const roomType = input.actual_room_type ?? defaultRoomType(pax);
+    const currency = scope.market.currency.code;
+    const unavailable = (why: string) =>
+      new AppError(422, 'room_type_not_available', `Room type ${roomType} is not available for this tour: ${why}.`);
+    if (!roomTypeFits(roomType, pax)) throw unavailable(`it does not sleep ${pax} traveler${pax === 1 ? '' : 's'}`);
+
+    const nonStandard = isNonStandardPax(offer.paxCount, pax, roomType);
+    let baseCents = toCents(offer.finalPrice);
+    if (input.actual_room_type !== undefined || nonStandard) {
+      const { stays } = await repo.loadStays(this.db, offer.templateId);
+      const selection = stays.filter((s) => s.tier === 'selection');
+      const rates = await repo.loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
+      const rateOf = (rt: string) => (hotelId: number) => rates.get(hotelId)?.get(rt);
+      if (selection.length === 0) {
+        // legacy package tour: no hotel rates to check; only the party's own room type
+        if (roomType !== defaultRoomType(pax)) throw unavailable('the tour has no hotel room types');
+      } else if (selection.some((s) => !rateOf(roomType)(s.hotelId))) {
+        throw unavailable('the base hotels have no rate for it');
+      }
+      if (nonStandard) {
+        const exchange = await repo.loadExchangeRates(this.db);
+        const hotelCost = (rt: string) =>
+          selection.length === 0 ? 0 : selectionHotelCostCents(stays, rateOf(rt), currency, exchange);
+        const defaultCost = hotelCost(defaultRoomType(offer.paxCount));
+        const roomCost = hotelCost(roomType);
+        if (defaultCost === null || roomCost === null) throw unavailable('the base hotels cannot be priced for it');
+        baseCents = nonStandardBasePrice({
+          landBaseCents: toCents(offer.landBasePrice),
+          offerPax: offer.paxCount,
+          actualPax: pax,
+          defaultRoomHotelCents: defaultCost,
+          roomTypeHotelCents: roomCost,
+          flightPerPersonCents: toCents(offer.flightPrice),
+          marginPercent: offer.marginPercent,
+        }).baseCents;
+      }
+    }
+
+    const now = this.now();
+    const bookingId = await this.db.transaction(async (tx) => {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const id = await repo.insertBooking(tx, {
+          reference: drawReference(randomBytes(6)),
+          offerId: offer.id,
+          marketCode: scope.market.code,
+          language: scope.lang,
+          paxCount: offer.paxCount,
+          actualPaxCount: pax,
+          actualRoomType: roomType,
+          isNonStandardPax: nonStandard,
+          totalPrice: formatCents(baseCents),
+          currency,
+        });
+        if (id !== null) return id;
+      }
+      throw new Error('could not draw a free booking reference');
+    });
+    const booking = await repo.findBooking(this.db, bookingId);
+
+    const state: SessionState = {
+      offerId: offer.id,
+      bookingId,
+      bookingReference: booking!.reference,
+      startedAt: now.toISOString(),
+      marketCode: scope.market.code,
+      lang: scope.lang,
+      currency: { code: currency, symbol: scope.market.currency.symbol },
+      paxCount: offer.paxCount,
+      actualPaxCount: pax,
+      actualRoomType: roomType,
+      isNonStandardPax: nonStandard,
+      baseCents,
+      offerFinalCents: toCents(offer.finalPrice),
+      flightSelection: null,
+      hotelSelections: [],
+      activitySelections: [],
+      transferSelections: [],
+      clientData: null,
+      travelerData: null,
+    };
+    const token = randomBytes(32).toString('base64url');
+    const visitor = visitorId ?? randomBytes(18).toString('base64url');
+    await this.store.replace({ id: sha256(token), visitorId: visitor, state, expiresAt: this.expiry() }, now);
+    return { view: this.view(state), token, visitorId: visitor };
+  }
+
+  /** GET session: refreshes base and total when the offer's final_price changed (standard pax only). */
+  async session(scope: MarketScope, token: string | undefined) {
+    const s = await this.findSession(scope, token);
+    if (!s) throw new AppError(404, 'no_checkout_session', 'No active checkout session.');
+    if (!s.state.isNonStandardPax) {
+      const finalPrice = await repo.offerFinalPrice(this.db, s.state.offerId);
+      const cents = finalPrice === null ? null : toCents(finalPrice);
+      if (cents !== null && cents !== s.state.offerFinalCents) {
+        return this.view(await this.save(s, { baseCents: cents, offerFinalCents: cents }));
+      }
+    }
+    return this.view(s.state);
+  }
+
+  private async advance(state: SessionState, step: FunnelStep, advance: boolean | undefined): Promise<void> {
+    if (advance === false) return;
+    await repo.recordFunnelStep(this.db, state.bookingId, step, this.now());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Hotels
+
+  private async buildHotels(scope: MarketScope, offer: repo.OfferRow, roomType: string) {
+    const { stays, hotels } = await repo.loadStays(this.db, offer.templateId);
+    const [rates, exchange] = await Promise.all([
+      repo.loadHotelRates(this.db, [...hotels.keys()]),
+      repo.loadExchangeRates(this.db),
+    ]);
+    const currency = scope.market.currency.code;
+    const rateOf = (hotelId: number): Rate | undefined => rates.get(hotelId)?.get(roomType);
+    const entry = (hotelId: number, tier: 'selection' | 'luxury' | 'grand_luxury', start: number, end: number) => {
+      const h = hotels.get(hotelId)!;
+      return {
+        id: hotelOptionId(hotelId, tier, start, end),
+        hotelId: hotelId as number | null,
+        name: h.name,
+        location: location(h.city, h.country),
+        tier,
+        tier_label: TIER_LABELS[tier],
+        nights: { start, end },
+        imageUrl: this.assetUrl(h.images[0]),
+        description: h.description,
+        isIncluded: tier === 'selection',
+        priceDifference: null as number | null,
+        selectionHotelName: null as string | null,
+        // internal: cents for selections, removed from the response
+        priceDifferenceCents: null as number | null,
+      };
+    };
+    const out: ReturnType<typeof entry>[] = [];
+    for (const g of groupStays(stays)) {
+      const sel = g.selection;
+      out.push(entry(sel.hotelId, 'selection', sel.dayStart, sel.dayEnd));
+      for (const u of g.upgrades) {
+        const e = entry(u.hotelId, u.tier, u.dayStart, u.dayEnd);
+        const diff = upgradeDifferenceCents(
+          rateOf(u.hotelId),
+          rateOf(sel.hotelId),
+          nightsOf(u.dayStart, u.dayEnd),
+          currency,
+          exchange,
+        );
+        e.priceDifferenceCents = diff;
+        e.priceDifference = money(diff);
+        e.selectionHotelName = hotels.get(sel.hotelId)!.name;
+        out.push(e);
+      }
+    }
+    if (out.length === 0 && offer.packageServiceName) {
+      // legacy package tour: one placeholder stay for all nights, priced inside the package
+      const end = Math.max(1, offer.tripDurationDays - 1);
+      out.push({
+        id: hotelOptionId(null, 'selection', 1, end),
+        hotelId: null,
+        name: offer.packageServiceName,
+        location: null,
+        tier: 'selection',
+        tier_label: TIER_LABELS.selection,
+        nights: { start: 1, end },
+        imageUrl: null,
+        description: null,
+        isIncluded: true,
+        priceDifference: null,
+        selectionHotelName: null,
+        priceDifferenceCents: null,
+      });
+    }
+    return out;
+  }
+
+  async hotelOptions(scope: MarketScope, offerId: number, roomTypeQuery: string | undefined, token?: string) {
+    const offer = await this.offerFor(scope, offerId, 'read');
+    let roomType = roomTypeQuery;
+    if (!roomType) {
+      const s = await this.findSession(scope, token);
+      roomType = s && s.state.offerId === offer.id ? s.state.actualRoomType : '2A';
+    }
+    const hotels = await this.buildHotels(scope, offer, roomType);
+    const summary = this.offerSummary(scope, offer);
+    return {
+      offer_id: summary.offer_id,
+      offer_sku: summary.offer_sku,
+      tour_name: summary.tour_name,
+      final_price: summary.final_price,
+      departure_date: summary.departure_date,
+      return_date: summary.return_date,
+      pax_count: summary.pax_count,
+      currency: summary.currency,
+      hotels: hotels.map(({ priceDifferenceCents: _, ...h }) => h),
+    };
+  }
+
+  async selectHotels(
+    scope: MarketScope,
+    token: string | undefined,
+    input: SelectionInput<{ upgrade_hotel_id: number; nights_start: number; nights_end: number }>,
+  ) {
+    const s = await this.requireSession(scope, token);
+    const offer = await this.offerFor(scope, s.state.offerId, 'session');
+    const options = await this.buildHotels(scope, offer, s.state.actualRoomType);
+    const bag = new FieldErrorBag();
+    input.items.forEach((item, i) => {
+      if (item.nights_end < item.nights_start) {
+        bag.add(`hotel_selections.${i}.nights_end`, 'The nights end must not be before the nights start.');
+      }
+      const overlap = input.items.findIndex(
+        (o, j) => j < i && o.nights_start <= item.nights_end && o.nights_end >= item.nights_start,
+      );
+      if (overlap >= 0) bag.add(`hotel_selections.${i}`, `The nights overlap hotel selection ${overlap}.`);
+    });
+    bag.throwIfAny(400);
+    const hotelSelections = input.items.map((item) => {
+      const option = options.find(
+        (o) =>
+          o.tier !== 'selection' &&
+          o.hotelId === item.upgrade_hotel_id &&
+          o.nights.start === item.nights_start &&
+          o.nights.end === item.nights_end,
+      );
+      const what = `Hotel ${item.upgrade_hotel_id} for nights ${item.nights_start}-${item.nights_end}`;
+      if (!option) throw new AppError(422, 'hotel_not_available', `${what} is not an upgrade option of this tour.`);
+      if (option.priceDifferenceCents === null) {
+        throw new AppError(422, 'hotel_not_available', `${what} has no price for room type ${s.state.actualRoomType}.`);
+      }
+      return {
+        upsell_hotel_id: item.upgrade_hotel_id,
+        nights_start: item.nights_start,
+        nights_end: item.nights_end,
+        tier: option.tier,
+        price_difference_cents: option.priceDifferenceCents,
+        hotel_name: option.name,
+        location: option.location,
+      };
+    });
+    const state = await this.save(s, { hotelSelections });
+    await this.advance(state, STEP_AFTER.hotels, input.advance);
+    return this.view(state);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Activities
+
+  private async buildActivities(scope: MarketScope, offer: repo.OfferRow) {
+    const [days, rows, exchange] = await Promise.all([
+      repo.loadItineraryDays(this.db, offer.marketProductId),
+      repo.loadDayActivities(this.db, offer.marketProductId),
+      repo.loadExchangeRates(this.db),
+    ]);
+    const currency = scope.market.currency.code;
+    return days.map((d) => {
+      const own = rows.filter((r) => r.dayNumber === d.dayNumber);
+      return {
+        day_number: d.dayNumber,
+        destination: d.city,
+        included_activities: own.filter((r) => r.tier === 'included').map((r) => ({ name: r.name })),
+        available_activities: own
+          .filter((r) => r.tier === 'extra')
+          .map((r) => {
+            const cents = r.rate ? convertTo(r.rate.cents, r.rate.currency, currency, exchange) : null;
+            return {
+              id: r.id,
+              name: r.name,
+              description: r.description,
+              image_url: this.assetUrl(r.images[0]),
+              price: money(cents),
+              priceCents: cents,
+              location: location(r.city, r.country),
+            };
+          }),
+      };
+    });
+  }
+
+  async activityOptions(scope: MarketScope, offerId: number) {
+    const offer = await this.offerFor(scope, offerId, 'read');
+    const days = await this.buildActivities(scope, offer);
+    const summary = this.offerSummary(scope, offer);
+    return {
+      offer_id: summary.offer_id,
+      offer_sku: summary.offer_sku,
+      tour_name: summary.tour_name,
+      final_price: summary.final_price,
+      price_per_person: summary.price_per_person,
+      departure_date: summary.departure_date,
+      return_date: summary.return_date,
+      pax_count: summary.pax_count,
+      currency: summary.currency,
+      days: days.map((d) => ({
+        ...d,
+        available_activities: d.available_activities.map(({ priceCents: _, location: __, ...a }) => a),
+      })),
+    };
+  }
+
+  async selectActivities(
+    scope: MarketScope,
+    token: string | undefined,
+    input: SelectionInput<{ activity_id: number; day_number: number }>,
+  ) {
+    const s = await this.requireSession(scope, token);
+    const offer = await this.offerFor(scope, s.state.offerId, 'session');
+    const days = await this.buildActivities(scope, offer);
+    const bag = new FieldErrorBag();
+    input.items.forEach((item, i) => {
+      const dup = input.items.findIndex(
+        (o, j) => j < i && o.activity_id === item.activity_id && o.day_number === item.day_number,
+      );
+      if (dup >= 0) bag.add(`activity_selections.${i}`, `The activity is already selected (selection ${dup}).`);
+    });
+    bag.throwIfAny(400);
+    const activitySelections = input.items.map((item) => {
+      const option = days
+        .find((d) => d.day_number === item.day_number)
+        ?.available_activities.find((a) => a.id === item.activity_id);
+      const what = `Activity ${item.activity_id} on day ${item.day_number}`;
+      if (!option)
+        throw new AppError(422, 'activity_not_available', `${what} is not an optional activity of this tour.`);
+      if (option.priceCents === null) throw new AppError(422, 'activity_not_available', `${what} has no price.`);
+      return {
+        activity_id: item.activity_id,
+        day_number: item.day_number,
+        price_cents: option.priceCents,
+        activity_name: option.name,
+        location: option.location,
+      };
+    });
+    const state = await this.save(s, { activitySelections });
+    await this.advance(state, STEP_AFTER.activities, input.advance);
+    return this.view(state);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Transfers
+
+  private async buildTransfers(scope: MarketScope, offer: repo.OfferRow) {
+    const [days, rows, exchange] = await Promise.all([
+      repo.loadItineraryDays(this.db, offer.marketProductId),
+      repo.loadDayTransfers(this.db, offer.templateId),
+      repo.loadExchangeRates(this.db),
+    ]);
+    const currency = scope.market.currency.code;
+    const dayNumbers = [...new Set(rows.filter((r) => r.kind === 'upsell').map((r) => r.dayNumber))].sort(
+      (a, b) => a - b,
+    );
+    return dayNumbers.map((n) => {
+      const own = rows.filter((r) => r.dayNumber === n);
+      return {
+        day_number: n,
+        destination: days.find((d) => d.dayNumber === n)?.city ?? null,
+        included_transfers: own.filter((r) => r.kind === 'included').map((r) => ({ name: r.name })),
+        available_transfers: own
+          .filter((r) => r.kind === 'upsell')
+          .map((r) => {
+            const cents = r.rate ? convertTo(r.rate.cents, r.rate.currency, currency, exchange) : null;
+            return {
+              id: r.id,
+              name: r.name,
+              description: r.description,
+              image_url: this.assetUrl(r.images[0]),
+              vehicle_type: r.vehicleType,
+              duration_minutes: r.durationMinutes,
+              price: money(cents),
+              priceCents: cents,
+              location: location(r.city, r.country),
+            };
+          }),
+      };
+    });
+  }
+
+  async transferOptions(scope: MarketScope, offerId: number) {
+    const offer = await this.offerFor(scope, offerId, 'read');
+    const days = await this.buildTransfers(scope, offer);
+    const summary = this.offerSummary(scope, offer);
+    return {
+      offer_id: summary.offer_id,
+      offer_sku: summary.offer_sku,
+      tour_name: summary.tour_name,
+      product_url: summary.product_url,
+      final_price: summary.final_price,
+      price_per_person: summary.price_per_person,
+      departure_date: summary.departure_date,
+      return_date: summary.return_date,
+      pax_count: summary.pax_count,
+      currency: summary.currency,
+      days: days.map((d) => ({
+        ...d,
+        available_transfers: d.available_transfers.map(({ priceCents: _, location: __, ...t }) => t),
+      })),
+    };
+  }
+
+  async selectTransfers(
+    scope: MarketScope,
+    token: string | undefined,
+    input: SelectionInput<{ transfer_id: number; day_number: number }>,
+  ) {
+    const s = await this.requireSession(scope, token);
+    const offer = await this.offerFor(scope, s.state.offerId, 'session');
+    const days = await this.buildTransfers(scope, offer);
+    const bag = new FieldErrorBag();
+    input.items.forEach((item, i) => {
+      const dup = input.items.findIndex(
+        (o, j) => j < i && o.transfer_id === item.transfer_id && o.day_number === item.day_number,
+      );
+      if (dup >= 0) bag.add(`transfer_selections.${i}`, `The transfer is already selected (selection ${dup}).`);
+    });
+    bag.throwIfAny(400);
+    const transferSelections = input.items.map((item) => {
+      const option = days
+        .find((d) => d.day_number === item.day_number)
+        ?.available_transfers.find((t) => t.id === item.transfer_id);
+      const what = `Transfer ${item.transfer_id} on day ${item.day_number}`;
+      if (!option) throw new AppError(422, 'transfer_not_available', `${what} is not available for that day.`);
+      if (option.priceCents === null) throw new AppError(422, 'transfer_not_available', `${what} has no price.`);
+      return {
+        transfer_id: item.transfer_id,
+        day_number: item.day_number,
+        price_cents: option.priceCents,
+        transfer_name: option.name,
+        location: option.location,
+      };
+    });
+    const state = await this.save(s, { transferSelections });
+    await this.advance(state, STEP_AFTER.transfers, input.advance);
+    return this.view(state);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Contact and travelers
+
+  async saveContact(scope: MarketScope, token: string | undefined, client: Record<string, unknown>, advance?: boolean) {
+    const s = await this.requireSession(scope, token);
+    const bag = new FieldErrorBag();
+    const clientData = checkClient(client, bag);
+    bag.throwIfAny(400);
+    const state = await this.save(s, { clientData });
+    await this.advance(state, STEP_AFTER.contact, advance);
+    return this.view(state);
+  }
+
+  async saveTravelers(scope: MarketScope, token: string | undefined, travelers: unknown[], advance?: boolean) {
+    const s = await this.requireSession(scope, token);
+    const today = dateIn(scope.market.timezone, this.now());
+    const travelerData = checkTravelers(travelers, s.state.actualPaxCount, today);
+    const state = await this.save(s, { travelerData });
+    await this.advance(state, STEP_AFTER.travelers, advance);
+    return this.view(state);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Funnel and tokens
+
+  async recordStep(bookingId: number, step: FunnelStep): Promise<void> {
+    const ok =
+      Number.isSafeInteger(bookingId) &&
+      bookingId > 0 &&
+      (await repo.recordFunnelStep(this.db, bookingId, step, this.now()));
+    if (!ok) throw new AppError(404, 'booking_not_found', `Booking ${bookingId} not found.`);
+  }
+
+  /** The abilities of a bearer token, or null when it is unknown or revoked. */
+  async tokenAbilities(token: string): Promise<string[] | null> {
+    return repo.findTokenAbilities(this.db, sha256(token));
+  }
+}
+
+/** Creates an API token; only its sha256 is stored, the token itself is returned once. */
+export async function createApiToken(
+  db: AppContext['database']['db'],
+  name: string,
+  abilities: string[],
+): Promise<{ id: number; token: string }> {
+  const token = `itn_${randomBytes(30).toString('base64url')}`;
+  const id = await repo.insertToken(db, name, sha256(token), abilities);
+  return { id, token };
+}
