@@ -131,3 +131,24 @@ export function economyOptions(fares: Fare[]): { outbound: FlightOption[]; inbou
     inbound: usable.map((f) => ({ ...optionOf(f, f.legs[1], 'in'), price: centsToNumber(f.totalCents) })),
   };
 }
+
+/**
+ * The legs of a cache, with the international leg made from the route when the cache lists only
+ * domestic legs (an imported cache may carry just the route and the offer's flight_price).
+ */
+export function legsWithInternational(cache: OfferFlightCache, flightPricePerPerson: number): FlightLeg[] {
+  if (cache.legs.some((l) => l.type === 'international')) return cache.legs;
+  const { outbound: o, inbound: i } = cache;
+  const international: FlightLeg = {
+    leg_index: 0,
+    type: 'international',
+    route: `${o.departure_airport}-${o.arrival_airport}/${i.departure_airport}-${i.arrival_airport}`,
+    cabin_class: 'ECONOMY',
+    fare_price: flightPricePerPerson,
+    flight_numbers: { outbound: o.flight_numbers, inbound: i.flight_numbers },
+    origin: o.departure_airport,
+    destination: o.arrival_airport,
+    departure_date: o.departure_date,
+  };
+  return [international, ...cache.legs.map((l, n) => ({ ...l, leg_index: n + 1 }))];
+}

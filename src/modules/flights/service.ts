@@ -19,6 +19,7 @@ import {
   domesticLegsOf,
   economyOptions,
   type FlightOption,
+  legsWithInternational,
   type OfferFlightCache,
   optionOf,
   parseFlightCache,
@@ -356,7 +357,9 @@ export class FlightCheckoutService {
       const cache = search ? null : await this.cacheOf(state.offerId);
       const source = search ?? cache;
       if (!source) throw new AppError(422, 'no_flights', 'This offer has no flights to select.');
-      const legs = search ? search.legs : cache!.legs;
+      const legs = search
+        ? search.legs
+        : legsWithInternational(cache!, n(toCents((await repo.offerFlightPrice(this.db, state.offerId)) ?? '0')));
       selection = {
         cabin_class: 'ECONOMY',
         fare_id: null,
