@@ -22,6 +22,7 @@ import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/http-errors.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
+import { createRateLimitStore } from './platform/rate-limit.js';
 
 export interface AppDeps {
   config: Config;
@@ -57,7 +58,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock: deps.clock ?? systemClock,
     log: app.log,
     events: new EventEmitter(),
+    rateLimits: createRateLimitStore(config, deps.clock ?? systemClock),
   } as AppContext;
+  app.addHook('onClose', () => ctx.rateLimits.close());
   ctx.markets = new MarketService(ctx);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({ database: deps.database, log: app.log.child({ component: 'queue' }) });

@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   host: string;
   appEnv: AppEnv;
+  /** NODE_ENV as given; the OptimizedApp health check expects 'production' in production and staging. */
+  nodeEnv: string;
   appUrl: string;
   /** Base URL for storage paths turned into absolute image URLs. */
   assetBaseUrl: string;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: str(env, 'HOST', '0.0.0.0'),
     appEnv: appEnv as AppEnv,
+    nodeEnv: str(env, 'NODE_ENV', 'development'),
     appUrl,
     assetBaseUrl: url(env, 'ASSET_BASE_URL', `${appUrl}/storage`),
     frontendUrl: url(env, 'FRONTEND_URL', 'http://localhost:5173'),

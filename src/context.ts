@@ -7,6 +7,7 @@ import type { Database } from './db/database.js';
 import type { MarketService } from './modules/markets/service.js';
 import type { Clock } from './platform/clock.js';
 import type { Queue } from './platform/queue.js';
+import type { RateLimitStore } from './platform/rate-limit.js';
 
 /**
  * In-process events. 'catalog:changed' after an import (caches drop what they hold);
@@ -22,4 +23,6 @@ export interface AppContext {
   events: AppEvents;
   markets: MarketService;
   queue: Queue;
+  /** per-IP request counters shared by every rate-limited route (memory, or Redis when configured) */
+  rateLimits: RateLimitStore;
 }

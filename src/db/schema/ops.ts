@@ -1,2 +1,42 @@
-// Tables of the ops module (see its migration range in src/db/migrations).
-export {};
+// Tables of the ops module: recorded deployments, health check history and the cross-process
+// throttle of health notifications (see its migration range 0500 in src/db/migrations).
+import { index, jsonb, pgTable, serial, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+
+/** One row per POST /api/deployments; the dashboard shows the latest 20. */
+export const deployments = pgTable(
+  'deployments',
+  {
+    id: serial('id').primaryKey(),
+    environment: varchar('environment', { length: 50 }).notNull(),
+    version: varchar('version', { length: 100 }).notNull(),
+    commit: varchar('commit', { length: 40 }).notNull(),
+    /** ISO 8601 date or date-time exactly as the pipeline sent it */
+    buildDate: varchar('build_date', { length: 40 }).notNull(),
+    buildId: varchar('build_id', { length: 50 }),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('deployments_recorded_at_idx').on(t.recordedAt)],
+);
+
+/** One row per check per health run; kept one day (pruneHealthHistory). */
+export const healthCheckResults = pgTable(
+  'health_check_results',
+  {
+    id: serial('id').primaryKey(),
+    /** the run the result belongs to; all its rows share finished_at */
+    batch: uuid('batch').notNull(),
+    name: varchar('name', { length: 100 }).notNull(),
+    /** ok | warning | failed */
+    status: varchar('status', { length: 10 }).notNull(),
+    message: text('message'),
+    meta: jsonb('meta').$type<Record<string, unknown>>(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('health_check_results_finished_at_idx').on(t.finishedAt)],
+);
+
+/** When a throttled notification (e.g. 'health:failed') was last sent, shared by every process. */
+export const opsNotificationThrottles = pgTable('ops_notification_throttles', {
+  key: varchar('key', { length: 100 }).primaryKey(),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
+});

@@ -1,4 +1,117 @@
-import type { FastifyInstance } from 'fastify';
+// HTTP of the ops module: the deployment webhook (bearer token, 10 requests a minute per IP) and
+// the health endpoint for load balancers.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { rateLimit } from '../../platform/rate-limit.js';
+import { HealthMonitor } from './health.js';
+import { bearerMatches, type DeploymentBody, healthHttpStatus } from './rules.js';
+import { recordDeployment } from './service.js';
 
-export async function opsRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the health run behind GET /health (its probes can be replaced in tests) */
+    health: HealthMonitor;
+  }
+}
+
+const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+const ValidationBody = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Literal('validation_failed'),
+  message: Type.String(),
+  errors: Type.Record(Type.String(), Type.Array(Type.String())),
+});
+
+const DeploymentRequest = Type.Object({
+  environment: Type.String({ maxLength: 50, description: 'e.g. production, staging' }),
+  version: Type.String({ maxLength: 100 }),
+  commit: Type.String({ maxLength: 40, description: 'commit SHA (full or abbreviated)' }),
+  build_date: Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time' }),
+  build_id: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+});
+
+const CheckResult = Type.Object({
+  name: Type.String(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('warning'), Type.Literal('failed')]),
+  message: Type.Optional(Type.String()),
+  meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+const HealthBody = Type.Object({
+  finishedAt: Type.String({ format: 'date-time' }),
+  checkResults: Type.Array(CheckResult),
+});
+
+/** 500 when no token is configured; 401 {error:'Unauthorized'} when the bearer token is missing or wrong */
+function deploymentToken(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const expected = ctx.config.deploymentToken;
+    if (!expected) {
+      request.log.error('POST /api/deployments refused: DEPLOYMENT_TOKEN is not configured');
+      throw new AppError(
+        500,
+        'deployment_token_not_configured',
+        'The deployment token is not configured on this server.',
+      );
+    }
+    if (!bearerMatches(request.headers.authorization, expected)) {
+      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'Unauthorized' });
+    }
+  };
+}
+
+export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const monitor = new HealthMonitor(ctx);
+  app.decorate('health', monitor);
+  app.addHook('onClose', () => monitor.close());
+
+  app.post(
+    '/api/deployments',
+    {
+      // limit first (every attempt counts, guessing tokens included), then the token, then the body
+      onRequest: [rateLimit(ctx, { name: 'deployments', max: 10, windowSeconds: 60 }), deploymentToken(ctx)],
+      config: { validationStatus: 422 },
+      schema: {
+        tags: ['ops'],
+        summary: 'Record a deployment (CI webhook)',
+        description:
+          'Bearer-authenticated with DEPLOYMENT_TOKEN. Emits the internal deployment:completed event. ' +
+          '10 requests per minute per IP.',
+        body: DeploymentRequest,
+        response: {
+          201: Type.Object({ status: Type.Literal('recorded') }),
+          401: Type.Object({ error: Type.Literal('Unauthorized') }),
+          422: ValidationBody,
+          429: ErrorBody,
+          500: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      await recordDeployment(ctx, request.body as DeploymentBody);
+      return reply.code(201).send({ status: 'recorded' });
+    },
+  );
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Health checks',
+        description:
+          'Runs the checks (Database, Cache, UsedDiskSpace; in production and staging also OptimizedApp, ' +
+          'DebugMode, Environment). 200 when none failed (warnings included), 503 otherwise.',
+        response: { 200: HealthBody, 503: HealthBody },
+      },
+    },
+    async (_request, reply) => {
+      const report = await monitor.run();
+      reply.header('cache-control', 'no-store');
+      return reply
+        .code(healthHttpStatus(report.checkResults.map((r) => r.status)))
+        .send({ finishedAt: report.finishedAt.toISOString(), checkResults: report.checkResults });
+    },
+  );
+}
