@@ -468,6 +468,24 @@ describe('business flights, selection, payment and finalization', () => {
   });
 });
 
+describe('rate limits', () => {
+  it('allows 5 economy and 10 business searches per minute and client address', async () => {
+    const from = (ip: string, url: string) =>
+      t.app.inject({ method: 'POST', url, headers: { 'x-forwarded-for': ip } });
+    const economy = `${base}/${cat.offers.active}/search-economy-flights`;
+    for (let i = 0; i < 5; i++) expect((await from('203.0.113.9', economy)).statusCode).toBe(200);
+    const refused = await from('203.0.113.9', economy);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
+    expect((await from('203.0.113.10', economy)).statusCode).toBe(200);
+
+    const business = `${base}/${cat.offers.active}/business-flights`;
+    for (let i = 0; i < 10; i++) expect((await from('203.0.113.11', business)).statusCode).toBe(400);
+    expect((await from('203.0.113.11', business)).statusCode).toBe(429);
+  });
+});
+
 describe('land-only booking and multi-city routes', () => {
   it('finalizes a booking without flights as pending_land_confirmation', async () => {
     const jar = new Jar();

@@ -5,6 +5,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { rateLimit } from '../../platform/rate-limit.js';
 import { bookingAdminRoutes } from '../bookings/routes.js';
 import { marketScoped } from '../markets/routes.js';
 import { CheckoutSessions } from './checkout-session.js';
@@ -130,8 +131,9 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             tags,
             summary: 'Live economy re-pricing of the offer (falls back to the cache on provider errors)',
             params: OfferParams,
-            response: { 200: ok(EconomySearch), 404: ErrorBody },
+            response: { 200: ok(EconomySearch), 404: ErrorBody, 429: ErrorBody },
           },
+          onRequest: rateLimit(ctx, { name: 'checkout-economy-search', max: 5, windowSeconds: 60 }),
         },
         async (request) => {
           const scope = (request as Scoped).scope;
@@ -147,8 +149,9 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             tags,
             summary: 'Live business class search for the session passengers',
             params: OfferParams,
-            response: { 200: ok(BusinessSearch), 400: ErrorBody, 404: ErrorBody },
+            response: { 200: ok(BusinessSearch), 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
           },
+          onRequest: rateLimit(ctx, { name: 'checkout-business-search', max: 10, windowSeconds: 60 }),
         },
         async (request) => {
           const scope = (request as Scoped).scope;
