@@ -1,7 +1,7 @@
 // Checkout load scenarios for bench/run.ts (autocannon against a running server with demo data).
 // A scenario: { name, connections, duration?, target?: { p99Ms }, setup(baseUrl) -> autocannon
-// options to merge ({ method, path, headers, body } or { requests: [...] }) }. setup runs once
-// before the measured run, so preparing a session is not measured.
+// options to merge ({ url, method, headers, body }) }. setup runs once before the measured run, so
+// preparing a session is not measured.
 
 interface Scenario {
   name: string;
@@ -35,8 +35,8 @@ const scenarios: Scenario[] = [
       const offerId = await bookableOfferId(baseUrl);
       // no cookie is sent, so every request is a new visitor with a new booking and session
       return {
+        url: `${baseUrl}${MARKET}/checkout/${offerId}`,
         method: 'POST',
-        path: `${MARKET}/checkout/${offerId}`,
         headers: { 'content-type': 'application/json' },
         body: '{}',
       };
@@ -57,7 +57,7 @@ const scenarios: Scenario[] = [
         .getSetCookie()
         .map((c) => c.split(';')[0])
         .join('; ');
-      return { method: 'GET', path: `${MARKET}/checkout`, headers: { cookie } };
+      return { url: `${baseUrl}${MARKET}/checkout`, method: 'GET', headers: { cookie } };
     },
   },
 ];

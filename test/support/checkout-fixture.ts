@@ -56,7 +56,7 @@ export async function templateWithProducts(
         marketId: p.marketId,
         language: p.language,
         locale: `${p.language}_${codes.get(p.marketId)!.toUpperCase()}`,
-        sku: `${t.code}-${p.marketId}-${p.language}`,
+        sku: `${t.code}-${codes.get(p.marketId)}-${p.language}`,
         status: p.status ?? 'active',
         title: p.title,
         urlSlug: p.urlSlug,

@@ -2,7 +2,7 @@
 // API tokens. Plain objects out; money as NUMERIC strings or cents.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/database.js';
+import type { Db, DbOrTx, Tx } from '../../db/database.js';
 import {
   accommodations,
   activities,
@@ -277,14 +277,27 @@ export interface NewBooking {
   currency: string;
 }
 
+/**
+ * Runs writes in a transaction that does not wait for the WAL flush (synchronous_commit off).
+ * Used for checkout sessions and just-started bookings: after a crash the last few hundred
+ * milliseconds of them may be lost (the visitor starts again), never corrupted; the commit does not
+ * wait for a disk flush, which is most of a start's latency on PostgreSQL.
+ */
+export async function relaxedCommit<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+    return fn(tx);
+  });
+}
+
 /** Inserts the booking; null when the reference is taken (the caller draws another one). */
-export async function insertBooking(db: DbOrTx, b: NewBooking): Promise<number | null> {
+export async function insertBooking(db: DbOrTx, b: NewBooking): Promise<{ id: number; reference: string } | null> {
   const rows = await db
     .insert(bookings)
     .values(b)
     .onConflictDoNothing({ target: bookings.reference })
-    .returning({ id: bookings.id });
-  return rows[0]?.id ?? null;
+    .returning({ id: bookings.id, reference: bookings.reference });
+  return rows[0] ?? null;
 }
 
 // rank of the stored checkout_step in the funnel order, -1 when none

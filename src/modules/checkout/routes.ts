@@ -188,12 +188,14 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
   let store: SessionStore;
   if (ctx.config.redisUrl) {
     const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+    // connection errors surface on the next command; log them instead of crashing on the event
+    redis.on('error', (err) => ctx.log.warn({ err }, 'checkout session store: redis error'));
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
     store = new RedisSessionStore(redis);
   } else {
-    store = new DbSessionStore(ctx.database.db);
+    store = new DbSessionStore(ctx.database);
   }
   const service = new CheckoutService(ctx, store);
   const secure = ctx.config.appEnv === 'production' || ctx.config.appEnv === 'staging';

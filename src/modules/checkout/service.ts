@@ -249,9 +249,10 @@ export class CheckoutService {
     }
 
     const now = this.now();
-    const bookingId = await this.db.transaction(async (tx) => {
+    // a taken reference inserts nothing (ON CONFLICT DO NOTHING) and is redrawn
+    const booking = await repo.relaxedCommit(this.db, async (tx) => {
       for (let attempt = 0; attempt < 8; attempt++) {
-        const id = await repo.insertBooking(tx, {
+        const row = await repo.insertBooking(tx, {
           reference: drawReference(randomBytes(6)),
           offerId: offer.id,
           marketCode: scope.market.code,
@@ -263,16 +264,15 @@ export class CheckoutService {
           totalPrice: formatCents(baseCents),
           currency,
         });
-        if (id !== null) return id;
+        if (row) return row;
       }
       throw new Error('could not draw a free booking reference');
     });
-    const booking = await repo.findBooking(this.db, bookingId);
 
     const state: SessionState = {
       offerId: offer.id,
-      bookingId,
-      bookingReference: booking!.reference,
+      bookingId: booking.id,
+      bookingReference: booking.reference,
       startedAt: now.toISOString(),
       marketCode: scope.market.code,
       lang: scope.lang,
@@ -301,7 +301,8 @@ export class CheckoutService {
     const s = await this.findSession(scope, token);
     if (!s) throw new AppError(404, 'no_checkout_session', 'No active checkout session.');
     if (!s.state.isNonStandardPax) {
-      const finalPrice = await repo.offerFinalPrice(this.db, s.state.offerId);
+      const finalPrice =
+        s.offerFinalPrice !== undefined ? s.offerFinalPrice : await repo.offerFinalPrice(this.db, s.state.offerId);
       const cents = finalPrice === null ? null : toCents(finalPrice);
       if (cents !== null && cents !== s.state.offerFinalCents) {
         return this.view(await this.save(s, { baseCents: cents, offerFinalCents: cents }));

@@ -2,8 +2,9 @@
 // REDIS_URL is set). A visitor has at most one live session; starting again replaces it atomically.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import type { Db } from '../../db/database.js';
+import type { Database, Db } from '../../db/database.js';
 import { checkoutSessions } from '../../db/schema/index.js';
+import { relaxedCommit } from './repository.js';
 import type { ClientData, TravelerData } from './rules.js';
 
 export interface HotelSelection {
@@ -70,6 +71,11 @@ export interface StoredSession {
   visitorId: string;
   state: SessionState;
   expiresAt: Date;
+  /**
+   * The offer's current final_price when the store can read it in the same round trip (database
+   * store); undefined otherwise, null when the offer is gone.
+   */
+  offerFinalPrice?: string | null;
 }
 
 export interface SessionStore {
@@ -84,7 +90,10 @@ export interface SessionStore {
 }
 
 export class DbSessionStore implements SessionStore {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(private readonly database: Database) {
+    this.db = database.db;
+  }
 
   async replace(s: StoredSession, now: Date): Promise<void> {
     const values = {
@@ -99,51 +108,63 @@ export class DbSessionStore implements SessionStore {
       updatedAt: now,
     };
     // the unique visitor_id makes concurrent starts of one visitor serialize on one row
-    await this.db
-      .insert(checkoutSessions)
-      .values(values)
-      .onConflictDoUpdate({
-        target: checkoutSessions.visitorId,
-        set: {
-          id: sql`excluded.id`,
-          bookingId: sql`excluded.booking_id`,
-          offerId: sql`excluded.offer_id`,
-          marketCode: sql`excluded.market_code`,
-          data: sql`excluded.data`,
-          expiresAt: sql`excluded.expires_at`,
-          createdAt: sql`excluded.created_at`,
-          updatedAt: sql`excluded.updated_at`,
-        },
-      });
+    await relaxedCommit(this.db, (tx) =>
+      tx
+        .insert(checkoutSessions)
+        .values(values)
+        .onConflictDoUpdate({
+          target: checkoutSessions.visitorId,
+          set: {
+            id: sql`excluded.id`,
+            bookingId: sql`excluded.booking_id`,
+            offerId: sql`excluded.offer_id`,
+            marketCode: sql`excluded.market_code`,
+            data: sql`excluded.data`,
+            expiresAt: sql`excluded.expires_at`,
+            createdAt: sql`excluded.created_at`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        }),
+    );
   }
 
   async find(id: string, now: Date): Promise<StoredSession | null> {
-    const rows = await this.db
-      .select({
-        id: checkoutSessions.id,
-        visitorId: checkoutSessions.visitorId,
-        data: checkoutSessions.data,
-        expiresAt: checkoutSessions.expiresAt,
-      })
-      .from(checkoutSessions)
-      .where(and(eq(checkoutSessions.id, id), gt(checkoutSessions.expiresAt, now)))
-      .limit(1);
+    // the hot path of GET session: one round trip that also brings the offer's current price
+    const { rows } = await this.database.query<{
+      id: string;
+      visitor_id: string;
+      data: SessionState;
+      expires_at: Date;
+      final_price: string | null;
+    }>(
+      `SELECT s.id, s.visitor_id, s.data, s.expires_at, o.final_price
+         FROM checkout_sessions s LEFT JOIN offers o ON o.id = s.offer_id
+        WHERE s.id = $1 AND s.expires_at > $2`,
+      [id, now.toISOString()],
+    );
     const r = rows[0];
-    return r
-      ? { id: r.id, visitorId: r.visitorId, state: r.data as unknown as SessionState, expiresAt: r.expiresAt }
-      : null;
+    if (!r) return null;
+    return {
+      id: r.id,
+      visitorId: r.visitor_id,
+      state: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+      expiresAt: new Date(r.expires_at),
+      offerFinalPrice: r.final_price === null ? null : String(r.final_price),
+    };
   }
 
   async patch(id: string, patch: Partial<SessionState>, expiresAt: Date, now: Date): Promise<boolean> {
-    const rows = await this.db
-      .update(checkoutSessions)
-      .set({
-        data: sql`${checkoutSessions.data} || ${JSON.stringify(patch)}::jsonb`,
-        expiresAt,
-        updatedAt: now,
-      })
-      .where(and(eq(checkoutSessions.id, id), gt(checkoutSessions.expiresAt, now)))
-      .returning({ id: checkoutSessions.id });
+    const rows = await relaxedCommit(this.db, (tx) =>
+      tx
+        .update(checkoutSessions)
+        .set({
+          data: sql`${checkoutSessions.data} || ${JSON.stringify(patch)}::jsonb`,
+          expiresAt,
+          updatedAt: now,
+        })
+        .where(and(eq(checkoutSessions.id, id), gt(checkoutSessions.expiresAt, now)))
+        .returning({ id: checkoutSessions.id }),
+    );
     return rows.length > 0;
   }
 
