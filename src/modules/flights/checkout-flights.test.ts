@@ -470,8 +470,7 @@ describe('business flights, selection, payment and finalization', () => {
 
 describe('rate limits', () => {
   it('allows 5 economy and 10 business searches per minute and client address', async () => {
-    const from = (ip: string, url: string) =>
-      t.app.inject({ method: 'POST', url, headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string, url: string) => t.app.inject({ method: 'POST', url, headers: { 'x-forwarded-for': ip } });
     const economy = `${base}/${cat.offers.active}/search-economy-flights`;
     for (let i = 0; i < 5; i++) expect((await from('203.0.113.9', economy)).statusCode).toBe(200);
     const refused = await from('203.0.113.9', economy);

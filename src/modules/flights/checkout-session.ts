@@ -32,7 +32,7 @@ export class CheckoutSessions {
       this.redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
       this.checkout = new CheckoutService(ctx, new RedisSessionStore(this.redis));
     } else {
-      this.checkout = new CheckoutService(ctx, new DbSessionStore(ctx.database.db));
+      this.checkout = new CheckoutService(ctx, new DbSessionStore(ctx.database));
     }
   }
 
