@@ -16,6 +16,8 @@ import type { FlightSessionState } from '../flights/checkout-session.js';
 let t: TestApp;
 let cat: CheckoutCatalog;
 const base = '/api/es/es/checkout';
+// one client address per run: rate-limit counters in Redis outlive a test run
+const clientIp = `198.19.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 class Jar {
   cookies = new Map<string, string>();
@@ -24,7 +26,7 @@ class Jar {
       method: method as 'GET',
       url,
       payload: payload as object,
-      headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: { 'x-forwarded-for': clientIp, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
     });
     for (const c of res.cookies) this.cookies.set(c.name, c.value);
     return res;
