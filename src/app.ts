@@ -82,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         description: 'Catalog and content, checkout, newsletter, leads and operations endpoints of itinera.',
       },
       servers: [{ url: config.appUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
       tags: [
         { name: 'catalog', description: 'Market-scoped product catalog' },
         { name: 'content', description: 'Editorial content (CMS)' },

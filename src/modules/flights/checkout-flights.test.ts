@@ -517,3 +517,24 @@ describe('land-only booking and multi-city routes', () => {
     expect(res.json().data.pax_count).toBe(3);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the flight, payment and admin endpoints with the bearer scheme', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/{market}/{lang}/checkout/{offerId}/search-economy-flights',
+        '/api/{market}/{lang}/checkout/{offerId}/business-flights',
+        '/api/{market}/{lang}/checkout/{offerId}/flights',
+        '/api/{market}/{lang}/checkout/flights',
+        '/api/{market}/{lang}/checkout/payment/intent',
+        '/api/{market}/{lang}/checkout/payment/confirm',
+        '/api/{market}/{lang}/checkout/confirmation/{reference}',
+        '/api/internal/bookings/{id}/book-flights',
+      ]),
+    );
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
+  });
+});
