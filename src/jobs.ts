@@ -2,6 +2,7 @@
 // definitions, built on the process's context (handlers need the database, config and log).
 import type { AppContext } from './context.js';
 import { jobs as crmJobs } from './modules/crm/jobs.js';
+import { jobs as flightJobs } from './modules/flights/jobs.js';
 import { jobs as leadJobs } from './modules/leads/jobs.js';
 import { jobs as marketingJobs } from './modules/marketing/jobs.js';
 import { PRUNE_HEALTH_HISTORY_CRON, pruneHealthHistoryJob } from './modules/ops/jobs.js';
@@ -11,6 +12,7 @@ const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [
   marketingJobs,
   crmJobs,
   leadJobs,
+  flightJobs,
   (ctx) => [pruneHealthHistoryJob(ctx)],
 ];
 

@@ -1,0 +1,234 @@
+// Admin-driven flight booking: the real leg job run by the real pg-boss queue against the fake
+// flight provider (happy path), and the job's outcomes for each failure cause.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeFlights, startFakeFlights } from '../../../test/fakes/flights.js';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { insertPaidBooking, paidSelection } from '../../../test/support/flight-booking.js';
+import { waitFor } from '../../../test/support/wait.js';
+import { bookings } from '../../db/schema/index.js';
+import type { JobInfo } from '../../platform/queue.js';
+import { flightJobs } from '../flights/jobs.js';
+import { bookAllFlights } from './flight-booking.js';
+import * as repo from './repository.js';
+
+let fake: FakeFlights;
+let t: TestApp;
+
+beforeAll(async () => {
+  fake = await startFakeFlights();
+  t = await createTestApp({
+    env: {
+      FLIGHTS_PROVIDER: 'http',
+      FLIGHTS_API_URL: fake.url,
+      FLIGHTS_API_TOKEN: fake.token,
+      IN_PROCESS_WORKERS: 'true',
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const statusOf = async (id: number) =>
+  (await t.database.db.select({ s: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].s;
+const job = (attempt: number): JobInfo => ({
+  id: `test-${attempt}`,
+  name: 'flights.book-leg',
+  queue: 'flights',
+  attempt,
+});
+
+describe('Book All Flights on the real queue', () => {
+  it('books every leg, confirms the flights and notifies the admins', async () => {
+    const b = await insertPaidBooking(t.database);
+    const result = await bookAllFlights(t.app.ctx, b.id);
+    expect(result).toMatchObject({ booking_id: b.id, queued_legs: [0, 1], booked_legs: [] });
+    expect(['flight_booking_in_progress', 'flights_confirmed']).toContain(result.status);
+
+    await waitFor(async () => (await statusOf(b.id)) === 'flights_confirmed', 20_000);
+    const records = await repo.flightBookingsOf(t.database.db, b.id);
+    expect(records.map((r) => [r.legIndex, r.flightType, r.cabinClass, r.provider])).toEqual([
+      [0, 'international', 'ECONOMY', 'http'],
+      [1, 'domestic', 'ECONOMY', 'http'],
+    ]);
+    const selection = paidSelection();
+    expect(records[0].flightNumbers).toEqual([
+      ...selection.legs[0].flight_numbers.outbound,
+      ...selection.legs[0].flight_numbers.inbound,
+    ]);
+    const books = fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference);
+    expect(books).toHaveLength(2);
+    expect(books[0].body?.passengers).toHaveLength(2);
+    expect(books[0].body?.passengers).toContainEqual(
+      expect.objectContaining({ first_name: 'Ana', passport_number: 'X000' }),
+    );
+
+    // the retrieval job stores the reservation details
+    await waitFor(async () => (await repo.flightBookingsOf(t.database.db, b.id)).every((r) => r.retrievedAt), 20_000);
+    expect((await repo.flightBookingsOf(t.database.db, b.id))[0].details).toMatchObject({ tickets: ['0750000000001'] });
+
+    const transitions = await repo.transitionsOf(t.database.db, b.id);
+    expect(transitions.map((x) => [x.fromStatus, x.toStatus])).toEqual([
+      ['pending_flight_booking', 'flight_booking_in_progress'],
+      ['flight_booking_in_progress', 'flights_confirmed'],
+    ]);
+    // legs booked one after the other give a progress notification first; two legs finishing at
+    // the same moment both see every leg booked, and only one of them confirms
+    const notes = await repo.notificationsOf(t.database.db, b.id);
+    expect(notes.filter((n) => n.type === 'flights_confirmed')).toHaveLength(1);
+    expect(notes.at(-1)?.type).toBe('flights_confirmed');
+    for (const n of notes.filter((x) => x.type === 'flight_leg_booked'))
+      expect(n.message).toMatch(/1 of 2 legs booked/);
+  });
+
+  it('does not leave the booking waiting when every leg job is still locked by its unique key', async () => {
+    const b = await insertPaidBooking(t.database);
+    const { bookLeg } = flightJobs(t.app.ctx);
+    // jobs of an earlier run hold both keys (delayed so they do not run during the test)
+    for (const legIndex of [0, 1]) {
+      const id = await t.app.ctx.queue.dispatch(
+        bookLeg,
+        { bookingId: b.id, legIndex },
+        { uniqueKey: `checkout-flight:${b.id}:${legIndex}`, delaySeconds: 3600 },
+      );
+      expect(id).not.toBeNull();
+    }
+    await expect(bookAllFlights(t.app.ctx, b.id)).rejects.toMatchObject({ status: 409, code: 'flight_jobs_locked' });
+    expect(await statusOf(b.id)).toBe('pending_flight_booking');
+  });
+
+  it('refuses a booking that is not waiting for flights, and an unknown booking', async () => {
+    const b = await insertPaidBooking(t.database, { status: 'checkout' });
+    await expect(bookAllFlights(t.app.ctx, b.id)).rejects.toMatchObject({
+      status: 409,
+      code: 'invalid_booking_status',
+    });
+    await expect(bookAllFlights(t.app.ctx, 999_999)).rejects.toMatchObject({ status: 404, code: 'booking_not_found' });
+  });
+});
+
+describe('leg job outcomes', () => {
+  /** a booking already moved to in progress, with no job queued (the test runs the handler) */
+  async function inProgress(opts: Parameters<typeof insertPaidBooking>[1] = {}) {
+    const b = await insertPaidBooking(t.database, { ...opts, status: 'flight_booking_in_progress' });
+    return b;
+  }
+
+  it('releases a leg without a matching fare for 300 s once, then fails it with the metadata', async () => {
+    const selection = paidSelection();
+    selection.legs[0].fare_price += 5; // the visitor's price no longer exists
+    const b = await inProgress({ selection });
+    const { bookLeg } = flightJobs(t.app.ctx);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({
+      kind: 'release',
+      seconds: 300,
+    });
+    expect(await statusOf(b.id)).toBe('flight_booking_in_progress');
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
+    expect(await statusOf(b.id)).toBe('flight_booking_failed');
+    const last = (await repo.transitionsOf(t.database.db, b.id)).at(-1)!;
+    expect(last.metadata).toEqual({
+      message: expect.stringContaining('No matching ECONOMY fare for leg 0'),
+      sub_type: 'no_matching_fare',
+      flight_numbers: [...selection.legs[0].flight_numbers.outbound, ...selection.legs[0].flight_numbers.inbound],
+      cabin_class: 'ECONOMY',
+      total_fares_searched: 6,
+      expected_price: Number(((selection.legs[0].fare_price * 100 * 2) / 100).toFixed(2)),
+      leg_type: 'international',
+      leg_index: 0,
+    });
+    expect((await repo.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual(['flight_booking_failed']);
+  });
+
+  it('retries search failures and fails on the last try with the provider errors', async () => {
+    const b = await inProgress();
+    const { bookLeg } = flightJobs(t.app.ctx);
+    const down = { status: 503, body: { errors: [{ code: 'DOWN', message: 'maintenance' }] } };
+    fake.failNext('search', down);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'retry' });
+    fake.failNext('search', down);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(2))).toMatchObject({ kind: 'retry' });
+    expect(await statusOf(b.id)).toBe('flight_booking_in_progress');
+    fake.failNext('search', down);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
+    expect(await statusOf(b.id)).toBe('flight_booking_failed');
+    expect((await repo.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toEqual({
+      message: 'Flight provider search failed: maintenance',
+      sub_type: 'api_error',
+      leg_index: 1,
+      provider_errors: [{ code: 'DOWN', message: 'maintenance' }],
+    });
+  });
+
+  it('records verify and booking failures with the fare id; validation fails at once', async () => {
+    const { bookLeg } = flightJobs(t.app.ctx);
+    const b1 = await inProgress();
+    fake.failNext('verify', {
+      status: 409,
+      body: { error: { code: 'PRICE_CHANGED', message: 'up', original_price: 100, new_price: 112.5, currency: 'EUR' } },
+    });
+    expect(await bookLeg.handler({ bookingId: b1.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
+    expect((await repo.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata).toMatchObject({
+      sub_type: 'price_change',
+      fare_id: expect.stringMatching(/^SBX\./),
+      original_price: 100,
+      new_price: 112.5,
+      currency: 'EUR',
+      percentage_change: 12.5,
+      leg_index: 1,
+    });
+
+    const b2 = await inProgress();
+    fake.failNext('book', { status: 422, body: { errors: [{ field: 'passport_number', message: 'invalid' }] } });
+    expect(await bookLeg.handler({ bookingId: b2.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
+    expect((await repo.transitionsOf(t.database.db, b2.id)).at(-1)!.metadata).toMatchObject({
+      sub_type: 'validation',
+      validation_errors: [{ field: 'passport_number', message: 'invalid' }],
+      leg_index: 0,
+    });
+  });
+
+  it('is idempotent per leg and tolerates the concurrent duplicate confirmation', async () => {
+    const b = await inProgress();
+    const { bookLeg } = flightJobs(t.app.ctx);
+    const [r0, r1] = await Promise.all([
+      bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1)),
+      bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1)),
+    ]);
+    expect([r0.kind, r1.kind]).toEqual(['done', 'done']);
+    // a repeated job for a booked leg does not book again
+    const booksBefore = fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference).length;
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
+    expect(fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference).length).toBe(booksBefore);
+    expect(await statusOf(b.id)).toBe('flights_confirmed');
+    const confirmations = (await repo.transitionsOf(t.database.db, b.id)).filter(
+      (x) => x.toStatus === 'flights_confirmed',
+    );
+    expect(confirmations).toHaveLength(1);
+    expect((await repo.flightBookingsOf(t.database.db, b.id)).length).toBe(2);
+  });
+
+  it('retries only the unbooked legs after a failure', async () => {
+    const b = await inProgress();
+    const { bookLeg } = flightJobs(t.app.ctx);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
+    fake.failNext('book', { status: 422, body: { errors: [{ message: 'bad' }] } });
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'fail' });
+    expect(await statusOf(b.id)).toBe('flight_booking_failed');
+
+    const retry = await bookAllFlights(t.app.ctx, b.id);
+    expect(retry).toMatchObject({ queued_legs: [1], booked_legs: [0] });
+    await waitFor(async () => (await statusOf(b.id)) === 'flights_confirmed', 20_000);
+    const moves = (await repo.transitionsOf(t.database.db, b.id)).map((x) => [x.fromStatus, x.toStatus]);
+    expect(moves.slice(-2)).toEqual([
+      ['flight_booking_failed', 'flight_booking_in_progress'],
+      ['flight_booking_in_progress', 'flights_confirmed'],
+    ]);
+    expect((await repo.transitionsOf(t.database.db, b.id)).at(-2)!.metadata).toMatchObject({
+      action: 'retry',
+      legs: [1],
+    });
+  });
+});

@@ -1,0 +1,540 @@
+// The flight and payment steps of the checkout over HTTP (app.inject with a cookie jar) against
+// the fake flight provider and the fake Stripe API, on the real database and queue.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeFlights, startFakeFlights } from '../../../test/fakes/flights.js';
+import { type FakeStripe, startFakeStripe } from '../../../test/fakes/stripe.js';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
+import { waitFor } from '../../../test/support/wait.js';
+import { bookingPassengers, bookings, offers, passengers } from '../../db/schema/index.js';
+import { addDays } from '../../platform/clock.js';
+import { centsToNumber, toCents } from '../../platform/money.js';
+import * as bookingsRepo from '../bookings/repository.js';
+import { createApiToken } from '../checkout/service.js';
+import type { FlightSearchRequest } from './provider.js';
+import {
+  applyMargin,
+  businessPricing,
+  domesticSearch,
+  hasBothLegs,
+  internationalLeg,
+  perPerson,
+  pickFare,
+} from './rules.js';
+import { sandboxFares } from './sandbox.js';
+
+let fake: FakeFlights;
+let stripe: FakeStripe;
+let t: TestApp;
+let cat: CheckoutCatalog;
+let departure: string;
+let returnDate: string;
+
+const base = '/api/es/es/checkout';
+// one client address per run: rate-limit counters in Redis outlive a test run
+const clientIp = `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+class Jar {
+  cookies = new Map<string, string>();
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  take(res: { cookies: { name: string; value: string }[] }) {
+    for (const c of res.cookies) this.cookies.set(c.name, c.value);
+  }
+}
+
+async function call(jar: Jar | null, method: string, url: string, payload?: unknown) {
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    payload: payload as object,
+    headers: { 'x-forwarded-for': clientIp, ...(jar ? { cookie: jar.header() } : {}) },
+  });
+  jar?.take(res);
+  return res;
+}
+
+function cacheFor(inboundFrom = 'NRT') {
+  return {
+    outbound: {
+      departure_date: departure,
+      departure_time: '10:00',
+      arrival_time: '08:00',
+      departure_airport: 'MAD',
+      arrival_airport: 'NRT',
+      flight_numbers: ['IB1'],
+      airlines: ['IB'],
+      stops: 0,
+      stopover_airports: [],
+    },
+    inbound: {
+      departure_date: returnDate,
+      departure_time: '12:00',
+      arrival_time: '19:00',
+      departure_airport: inboundFrom,
+      arrival_airport: 'MAD',
+      flight_numbers: ['IB2'],
+      airlines: ['IB'],
+      stops: 0,
+      stopover_airports: [],
+    },
+    legs: [
+      {
+        leg_index: 0,
+        type: 'international',
+        route: `MAD-NRT/${inboundFrom}-MAD`,
+        cabin_class: 'ECONOMY',
+        fare_price: 700,
+        flight_numbers: { outbound: ['IB1'], inbound: ['IB2'] },
+        origin: 'MAD',
+        destination: 'NRT',
+        departure_date: departure,
+      },
+      {
+        leg_index: 1,
+        type: 'domestic',
+        route: 'NRT-KIX',
+        cabin_class: 'ECONOMY',
+        fare_price: 90,
+        flight_numbers: { outbound: ['JL100'], inbound: [] },
+        origin: 'NRT',
+        destination: 'KIX',
+        departure_date: addDays(departure, 2),
+      },
+    ],
+  };
+}
+
+const travelers = [
+  {
+    first_name: 'Ana',
+    last_name: 'Garcia',
+    nationality: 'ES',
+    passport_number: 'X1234567',
+    passport_expiry: '2031-01-01',
+    birth_date: '1980-02-03',
+    phone: '+34600000000',
+    email: 'ana@example.com',
+  },
+  {
+    first_name: 'Luis',
+    last_name: 'Perez',
+    nationality: 'ES',
+    passport_number: 'X7654321',
+    passport_expiry: '2030-05-01',
+    birth_date: '1978-07-09',
+    phone: '+34600000001',
+    email: 'luis@example.com',
+  },
+];
+const client = { first_name: 'María', last_name: 'Núñez', email: 'Maria@Example.com', phone: '+34911111111' };
+
+beforeAll(async () => {
+  fake = await startFakeFlights();
+  stripe = await startFakeStripe();
+  t = await createTestApp({
+    env: {
+      FLIGHTS_PROVIDER: 'http',
+      FLIGHTS_API_URL: fake.url,
+      FLIGHTS_API_TOKEN: fake.token,
+      IN_PROCESS_WORKERS: 'true',
+      ...stripe.env,
+    },
+  });
+  cat = await seedCheckoutCatalog(t.database);
+  const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
+  departure = o.departureDate;
+  returnDate = o.returnDate!;
+  await t.database.db.update(offers).set({ flightData: cacheFor() }).where(eq(offers.id, cat.offers.active));
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+  await stripe.close();
+});
+
+/** The economy flight total the provider will answer for 2 pax (international + domestic). */
+function expectedEconomyCents(pax = 2) {
+  const intl: FlightSearchRequest = {
+    tripType: 'ROUND_TRIP',
+    cabin: 'ECONOMY',
+    pax,
+    currency: 'EUR',
+    legs: [
+      { origin: 'MAD', destination: 'NRT', date: departure },
+      { origin: 'NRT', destination: 'MAD', date: returnDate },
+    ],
+  };
+  const fare = pickFare(sandboxFares(intl).filter(hasBothLegs))!;
+  const dom = pickFare(
+    sandboxFares(
+      domesticSearch(
+        { origin: 'NRT', destination: 'KIX', departure_date: addDays(departure, 2) },
+        'ECONOMY',
+        pax,
+        'EUR',
+      ),
+    ),
+  )!;
+  return { fare, total: fare.totalCents + dom.totalCents };
+}
+
+describe('economy re-pricing and cached options', () => {
+  it('re-prices the offer from the live search and refreshes the cache', async () => {
+    const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect(res.statusCode).toBe(200);
+    const { fare, total } = expectedEconomyCents();
+    const next = applyMargin(200_000 + total, '15.00');
+    expect(res.json()).toEqual({
+      success: true,
+      data: {
+        has_flights: true,
+        price_changed: next !== 391_000,
+        original_price: 3910,
+        new_price: centsToNumber(next),
+      },
+    });
+    const search = fake.requests.find((r) => r.op === 'search' && r.body?.trip_type === 'ROUND_TRIP')!;
+    expect(search.body).toMatchObject({ cabin_class: 'ECONOMY', passengers: { adults: 2 } });
+    expect(fake.requests.some((r) => r.op === 'search' && r.body?.trip_type === 'ONE_WAY')).toBe(true);
+
+    const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    expect(toCents(o.finalPrice)).toBe(next);
+    expect(toCents(o.flightPrice)).toBe(perPerson(total, 2));
+    const data = o.flightData as { legs: { fare_price: number }[]; outbound: { flight_numbers: string[] } };
+    expect(data.outbound.flight_numbers).toEqual(fare.legs[0].flightNumbers);
+    expect(data.legs[0].fare_price).toBe(internationalLeg(fare, 2).fare_price);
+
+    const cached = await call(null, 'GET', `${base}/${cat.offers.active}/flights`);
+    expect(cached.statusCode).toBe(200);
+    const body = cached.json().data;
+    expect(body).toMatchObject({
+      offer_id: cat.offers.active,
+      tour_name: 'Japón esencial',
+      final_price: centsToNumber(next),
+      cabinClass: 'ECONOMY',
+      source_type: 'cache',
+      has_flights: true,
+    });
+    expect(body.outbound_options).toHaveLength(5);
+    expect(body.outbound_options[0].fareId).toBe(body.inbound_options[0].fareId);
+  });
+
+  it('falls back without failing when the provider errors', async () => {
+    fake.failNext('search', { status: 503, body: { errors: [{ code: 'DOWN', message: 'down' }] } });
+    const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, data: { has_flights: true, fallback: true, price_changed: false } });
+  });
+
+  it('answers 404 offer_not_found for an offer that cannot be booked', async () => {
+    const res = await call(null, 'POST', `${base}/${cat.offers.past}/search-economy-flights`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, error: 'offer_not_found' });
+  });
+});
+
+describe('business flights, selection, payment and finalization', () => {
+  const jar = new Jar();
+  let bookingId: number;
+  let reference: string;
+
+  it('needs a session for business search, flight selection and payment', async () => {
+    for (const [method, url, payload] of [
+      ['POST', `${base}/${cat.offers.active}/business-flights`, undefined],
+      ['PUT', `${base}/flights`, { cabin_class: 'ECONOMY' }],
+      ['POST', `${base}/payment/intent`, undefined],
+      ['POST', `${base}/payment/confirm`, { payment_intent_id: 'pi_x' }],
+    ] as const) {
+      const res = await call(new Jar(), method, url, payload);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: 'no_checkout_session' });
+    }
+  });
+
+  it('searches business fares priced from the land price, margin and the economy price', async () => {
+    const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+    expect(start.statusCode).toBe(201);
+    bookingId = start.json().data.booking_id;
+    reference = start.json().data.booking_reference;
+    const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
+
+    const res = await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      cabinClass: 'BUSINESS',
+      has_flights: true,
+      source_type: 'live_search',
+      original_final_price: centsToNumber(toCents(o.finalPrice)),
+      pax_count: 2,
+      apihubflowid: expect.stringMatching(/^flow-/),
+    });
+    const first = data.outbound_options[0];
+    const fare = sandboxFares({
+      tripType: 'ROUND_TRIP',
+      cabin: 'BUSINESS',
+      pax: 2,
+      currency: 'EUR',
+      legs: [
+        { origin: 'MAD', destination: 'NRT', date: departure },
+        { origin: 'NRT', destination: 'MAD', date: returnDate },
+      ],
+    }).find((f) => f.id === first.fareId)!;
+    const domestic = pickFare(
+      sandboxFares(
+        domesticSearch(
+          { origin: 'NRT', destination: 'KIX', departure_date: addDays(departure, 2) },
+          'BUSINESS',
+          2,
+          'EUR',
+        ),
+      ),
+    )!;
+    const price = businessPricing({
+      flightCents: fare.totalCents + domestic.totalCents,
+      landBaseCents: 200_000,
+      marginPercent: '15.00',
+      originalFinalCents: toCents(o.finalPrice),
+    });
+    expect(first.finalPrice).toBe(centsToNumber(price.finalCents));
+    expect(first.extraPrice).toBe(centsToNumber(price.extraCents));
+    expect(data.inbound_options.map((x: { fareId: string }) => x.fareId)).toContain(first.fareId);
+    const business = fake.requests.filter((r) => r.op === 'search' && r.body?.cabin_class === 'BUSINESS');
+    expect(business.map((r) => r.body?.trip_type).sort()).toEqual(['ONE_WAY', 'ROUND_TRIP']);
+  });
+
+  it('stores a BUSINESS selection with the server flight numbers and extras = extra x pax', async () => {
+    const noFare = await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'BUSINESS' });
+    expect(noFare.statusCode).toBe(400);
+    expect(noFare.json()).toMatchObject({ error: 'validation_failed', errors: { fare_id: expect.any(Array) } });
+    const bad = await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'FIRST' });
+    expect(bad.statusCode).toBe(400);
+    const badAirport = await call(jar, 'PUT', `${base}/flights`, {
+      cabin_class: 'ECONOMY',
+      outbound: { departure_airport: 'MADX' },
+    });
+    expect(badAirport.statusCode).toBe(400);
+
+    const options = (await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`)).json().data;
+    const card = options.outbound_options[1];
+    const res = await call(jar, 'PUT', `${base}/flights`, {
+      cabin_class: 'BUSINESS',
+      fare_id: card.fareId,
+      business_extra_price_per_person: 1,
+      outbound: { departure_airport: 'MAD', arrival_airport: 'NRT', flight_numbers: ['XX999'] },
+      inbound: { departure_airport: 'NRT', arrival_airport: 'MAD', flight_numbers: ['XX998'] },
+    });
+    expect(res.statusCode).toBe(200);
+    const s = res.json().data;
+    expect(s.flight_selection.cabin_class).toBe('BUSINESS');
+    expect(s.flight_selection.outbound.flight_numbers).toEqual(card.flight_numbers);
+    const perPax = perPerson(toCents(card.extraPrice), 2);
+    expect(s.flight_selection.business_extra_price_per_person).toBe(centsToNumber(perPax));
+    expect(s.extras_price).toBe(centsToNumber(perPax * 2));
+    expect(s.total_price).toBe(centsToNumber(toCents(s.base_price) + perPax * 2));
+    expect(s.flight_selection.legs.map((l: { type: string }) => l.type)).toEqual(['international', 'domestic']);
+  });
+
+  it('asks for the contact and the travelers before payment', async () => {
+    const noClient = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(noClient.statusCode).toBe(400);
+    expect(noClient.json()).toMatchObject({ success: false, error: 'client_data_required' });
+    expect((await call(jar, 'PUT', `${base}/contact`, { client })).statusCode).toBe(200);
+    const noTravelers = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(noTravelers.statusCode).toBe(400);
+    expect(noTravelers.json()).toMatchObject({ success: false, error: 'traveler_data_required' });
+    expect((await call(jar, 'PUT', `${base}/travelers`, { travelers })).statusCode).toBe(200);
+  });
+
+  it('creates a Stripe PaymentIntent for the deposit and finalizes once it succeeded', async () => {
+    const session = (await call(jar, 'GET', base)).json().data;
+    const res = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(res.statusCode).toBe(200);
+    const intent = res.json().data;
+    const deposit = Math.floor((toCents(session.total_price) * 30 + 50) / 100);
+    expect(intent).toMatchObject({
+      amount: centsToNumber(deposit),
+      deposit_percent: 30,
+      total_price: session.total_price,
+      booking_reference: reference,
+      payment_gateway: 'stripe',
+      currency: { code: 'EUR', symbol: '€' },
+    });
+    expect(intent.client_secret).toMatch(/_secret_/);
+    expect(stripe.requests.at(-1)!.form).toMatchObject({
+      amount: String(deposit),
+      currency: 'eur',
+      'metadata[booking_reference]': reference,
+    });
+
+    const early = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(early.statusCode).toBe(402);
+    expect(early.json()).toMatchObject({ error: 'payment_not_succeeded' });
+    const foreign = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: 'pi_someone_else' });
+    expect(foreign.statusCode).toBe(422);
+
+    stripe.succeed(intent.payment_intent_id);
+    const done = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().data).toEqual({
+      booking_reference: reference,
+      status: 'pending_flight_booking',
+      payment_status: 'Succeeded',
+      amount_paid: centsToNumber(deposit),
+      currency: { code: 'EUR', symbol: '€' },
+      confirmation_url: `/api/es/es/checkout/confirmation/${reference}`,
+    });
+
+    // the session is cleared
+    expect((await call(jar, 'GET', base)).statusCode).toBe(404);
+
+    const db = t.database.db;
+    const [b] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(b).toMatchObject({
+      status: 'pending_flight_booking',
+      paymentMethodCode: 'card',
+      paymentGatewayCode: 'stripe',
+    });
+    expect(toCents(b.totalPrice)).toBe(toCents(session.total_price));
+    const fs = b.flightSelection as Record<string, any>;
+    expect(fs.outbound.departure_airport_info).toMatchObject({ iata_code: 'MAD', city: 'Madrid' });
+    expect(fs.legs[0]).toMatchObject({ type: 'international', pax_count: 2, cabin_class: 'BUSINESS' });
+    expect(fs.legs[0].total_price).toBe(centsToNumber(toCents(fs.legs[0].fare_price) * 2));
+
+    const people = await db
+      .select({ first: passengers.firstName, lead: bookingPassengers.isLead, clientId: passengers.clientId })
+      .from(bookingPassengers)
+      .innerJoin(passengers, eq(passengers.id, bookingPassengers.passengerId))
+      .where(eq(bookingPassengers.bookingId, bookingId))
+      .orderBy(bookingPassengers.position);
+    expect(people.map((p) => [p.first, p.lead])).toEqual([
+      ['Ana', true],
+      ['Luis', false],
+    ]);
+    expect(people[0].clientId).toBe(b.clientId);
+    const upsells = await bookingsRepo.upsellsOf(db, bookingId);
+    expect(upsells.map((u) => u.type)).toEqual(['flight_upgrade']);
+    expect(upsells[0]).toMatchObject({ quantity: 2, details: { cabin_class: 'BUSINESS', trip_type: 'ROUND_TRIP' } });
+    const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    expect(o.allotmentUsed).toBe(1);
+    const moves = await bookingsRepo.transitionsOf(db, bookingId);
+    expect(moves.at(-1)).toMatchObject({
+      fromStatus: 'checkout',
+      toStatus: 'pending_flight_booking',
+      metadata: { payment_intent_id: intent.payment_intent_id, payment_status: 'Succeeded' },
+    });
+  });
+
+  it('shows the confirmation by reference', async () => {
+    const res = await call(null, 'GET', `${base}/confirmation/${reference}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      data: {
+        booking_reference: reference,
+        tour_name: 'Japón esencial',
+        duration_days: 5,
+        duration_nights: 4,
+        travelers: 2,
+        hero_image: null,
+        trip_url: `${t.config.frontendUrl}/es/es/viajes/japon-esencial`,
+      },
+    });
+    const missing = await call(null, 'GET', `${base}/confirmation/IT-NOPE99`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ success: false, error: 'booking_not_found' });
+  });
+
+  it('lets an admin token book all flights; others are refused', async () => {
+    const url = `/api/internal/bookings/${bookingId}/book-flights`;
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(401);
+    const weak = await createApiToken(t.database.db, 'frontend', ['internal:read']);
+    const refused = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${weak.token}` } });
+    expect(refused.statusCode).toBe(403);
+
+    const admin = await createApiToken(t.database.db, 'admin', ['admin:bookings']);
+    const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin.token}` } });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().data).toMatchObject({ booking_reference: reference, queued_legs: [0, 1], booked_legs: [] });
+    await waitFor(async () => {
+      const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+      return b.status === 'flights_confirmed';
+    }, 20_000);
+    const booked = fake.requests.filter((r) => r.op === 'book' && r.body?.reference === reference);
+    expect(booked).toHaveLength(2);
+    const again = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin.token}` } });
+    expect(again.statusCode).toBe(409);
+  });
+});
+
+describe('rate limits', () => {
+  it('allows 5 economy and 10 business searches per minute and client address', async () => {
+    // addresses of this run only (Redis counters outlive a run)
+    const run = Math.floor(Math.random() * 250);
+    const from = (ip: string, url: string) =>
+      t.app.inject({ method: 'POST', url, headers: { 'x-forwarded-for': ip.replace('203.0.113', `203.0.${run}`) } });
+    const economy = `${base}/${cat.offers.active}/search-economy-flights`;
+    for (let i = 0; i < 5; i++) expect((await from('203.0.113.9', economy)).statusCode).toBe(200);
+    const refused = await from('203.0.113.9', economy);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
+    expect((await from('203.0.113.10', economy)).statusCode).toBe(200);
+
+    const business = `${base}/${cat.offers.active}/business-flights`;
+    for (let i = 0; i < 10; i++) expect((await from('203.0.113.11', business)).statusCode).toBe(400);
+    expect((await from('203.0.113.11', business)).statusCode).toBe(429);
+  });
+});
+
+describe('land-only booking and multi-city routes', () => {
+  it('finalizes a booking without flights as pending_land_confirmation', async () => {
+    const jar = new Jar();
+    expect((await call(jar, 'POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
+    await call(jar, 'PUT', `${base}/contact`, { client });
+    await call(jar, 'PUT', `${base}/travelers`, { travelers });
+    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    stripe.succeed(intent.payment_intent_id);
+    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.status).toBe('pending_land_confirmation');
+  });
+
+  it('searches a multi-city trip when the inbound leaves from another airport', async () => {
+    await t.database.db
+      .update(offers)
+      .set({ flightData: cacheFor('KIX') })
+      .where(eq(offers.id, cat.offers.active));
+    const jar = new Jar();
+    await call(jar, 'POST', `${base}/${cat.offers.active}`, { actual_pax_count: 3 });
+    const res = await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`);
+    expect(res.statusCode).toBe(200);
+    const sent = fake.requests.filter((r) => r.op === 'search' && r.body?.trip_type !== 'ONE_WAY').at(-1)!;
+    expect(sent.body).toMatchObject({ trip_type: 'MULTI_CITY', cabin_class: 'BUSINESS', passengers: { adults: 3 } });
+    expect(res.json().data.pax_count).toBe(3);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the flight, payment and admin endpoints with the bearer scheme', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/{market}/{lang}/checkout/{offerId}/search-economy-flights',
+        '/api/{market}/{lang}/checkout/{offerId}/business-flights',
+        '/api/{market}/{lang}/checkout/{offerId}/flights',
+        '/api/{market}/{lang}/checkout/flights',
+        '/api/{market}/{lang}/checkout/payment/intent',
+        '/api/{market}/{lang}/checkout/payment/confirm',
+        '/api/{market}/{lang}/checkout/confirmation/{reference}',
+        '/api/internal/bookings/{id}/book-flights',
+      ]),
+    );
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
+  });
+});

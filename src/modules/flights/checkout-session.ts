@@ -1,0 +1,92 @@
+// Access to the checkout session from the flights and payment routes: the same signed session
+// cookie and store as the checkout module, through its CheckoutService. Extra state this module
+// keeps in the session (search metadata) lives under its own top-level keys.
+import type { FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { SESSION_COOKIE } from '../checkout/routes.js';
+import { CheckoutService } from '../checkout/service.js';
+import { DbSessionStore, RedisSessionStore, type SessionState, type StoredSession } from '../checkout/session-store.js';
+import type { MarketScope } from '../markets/rules.js';
+import type { BusinessSearchMeta, EconomySearchMeta } from './cache.js';
+
+/** The session state with the flight search metadata this module adds. */
+export type FlightSessionState = SessionState & {
+  economySearch?: EconomySearchMeta | null;
+  businessSearch?: BusinessSearchMeta | null;
+};
+
+export interface FlightSession extends StoredSession {
+  state: FlightSessionState;
+}
+
+const byContext = new WeakMap<AppContext, CheckoutSessions>();
+
+export class CheckoutSessions {
+  readonly checkout: CheckoutService;
+  private readonly redis?: Redis;
+
+  private constructor(private readonly ctx: AppContext) {
+    if (ctx.config.redisUrl) {
+      this.redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+      this.checkout = new CheckoutService(ctx, new RedisSessionStore(this.redis));
+    } else {
+      this.checkout = new CheckoutService(ctx, new DbSessionStore(ctx.database));
+    }
+  }
+
+  static of(ctx: AppContext): CheckoutSessions {
+    let s = byContext.get(ctx);
+    if (!s) {
+      s = new CheckoutSessions(ctx);
+      byContext.set(ctx, s);
+    }
+    return s;
+  }
+
+  async close(): Promise<void> {
+    byContext.delete(this.ctx);
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
+  }
+
+  /** The session token of the signed cookie (the cookie plugin must be registered). */
+  token(request: FastifyRequest): string | undefined {
+    const raw = request.cookies?.[SESSION_COOKIE];
+    if (!raw) return undefined;
+    const r = request.unsignCookie(raw);
+    return r.valid && r.value ? r.value : undefined;
+  }
+
+  async find(scope: MarketScope, request: FastifyRequest): Promise<FlightSession | null> {
+    return (await this.checkout.findSession(scope, this.token(request))) as FlightSession | null;
+  }
+
+  /** Session-bound writes and payments answer 400 no_checkout_session without one. */
+  async require(scope: MarketScope, request: FastifyRequest): Promise<FlightSession> {
+    const s = await this.find(scope, request);
+    if (!s) throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+    return s;
+  }
+
+  private expiry(): Date {
+    return new Date(this.ctx.clock.now().getTime() + this.ctx.config.checkout.sessionTtlMinutes * 60_000);
+  }
+
+  async save(s: FlightSession, patch: Partial<FlightSessionState>): Promise<FlightSessionState> {
+    const ok = await this.checkout.store.patch(
+      s.id,
+      patch as Partial<SessionState>,
+      this.expiry(),
+      this.ctx.clock.now(),
+    );
+    if (!ok) throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+    return { ...s.state, ...patch };
+  }
+
+  /** Ends the session (after payment): it expires now, so every reader treats it as gone. */
+  async clear(s: FlightSession): Promise<void> {
+    const now = this.ctx.clock.now();
+    await this.checkout.store.patch(s.id, {}, new Date(now.getTime() - 1), now);
+  }
+}

@@ -1,0 +1,255 @@
+// The admin-driven flight booking jobs. One job per unbooked leg re-searches the provider,
+// matches the fare the visitor chose, verifies it, books it, stores the leg's flight-booking
+// record and queues the retrieval of the reservation details. Outcomes:
+//   no matching fare       release for 300 s once, then fail
+//   search/verify/booking  retry after 120 s (3 tries), then fail
+//   validation             fail at once (the same data would be refused again)
+// A terminal failure moves the booking to flight_booking_failed with the failure metadata.
+import type { AppContext } from '../../context.js';
+import { formatCents } from '../../platform/money.js';
+import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../../platform/queue.js';
+import * as repo from '../bookings/repository.js';
+import { BookingStatus } from '../bookings/rules.js';
+import { FlightProviderError } from './provider.js';
+import { flightProvider } from './providers.js';
+import {
+  domesticSearch,
+  type FailureMetadata,
+  type FlightLeg,
+  type FlightSegment,
+  findMatchingFare,
+  internationalSearch,
+  noMatchingFareMetadata,
+  providerFailureMetadata,
+} from './rules.js';
+
+export interface BookLegPayload {
+  bookingId: number;
+  legIndex: number;
+}
+
+export interface RetrieveReservationPayload {
+  flightBookingId: number;
+}
+
+export const FLIGHTS_QUEUE = 'flights';
+export const LEG_JOB = {
+  tries: 3,
+  timeoutSeconds: 420,
+  uniqueSeconds: 480,
+  backoffSeconds: [120],
+  noMatchReleaseSeconds: 300,
+} as const;
+
+/** The flight data stored on a booking at finalization (flight_selection). */
+export interface StoredFlightSelection {
+  cabin_class: 'ECONOMY' | 'BUSINESS';
+  outbound: FlightSegment;
+  inbound: FlightSegment;
+  legs: FlightLeg[];
+  flow_id?: string | null;
+}
+
+export interface FlightJobs {
+  bookLeg: JobDefinition<BookLegPayload>;
+  retrieveReservation: JobDefinition<RetrieveReservationPayload>;
+}
+
+const jobsByContext = new WeakMap<AppContext, FlightJobs>();
+
+/** The flight job definitions of a context (the same objects for register and dispatch). */
+export function flightJobs(ctx: AppContext): FlightJobs {
+  const cached = jobsByContext.get(ctx);
+  if (cached) return cached;
+  const db = ctx.database.db;
+
+  async function failBooking(bookingId: number, meta: FailureMetadata): Promise<void> {
+    await repo.recordLegError(db, bookingId, meta.leg_index, meta);
+    const moved = await repo.transition(
+      db,
+      bookingId,
+      [BookingStatus.flightBookingInProgress],
+      BookingStatus.flightBookingFailed,
+      meta,
+    );
+    if (moved) {
+      await repo.notifyAdmins(db, {
+        type: 'flight_booking_failed',
+        bookingId,
+        title: 'Flight booking failed',
+        message: `Leg ${meta.leg_index}: ${meta.message}`,
+        data: meta,
+      });
+    }
+  }
+
+  /** retry while tries remain; on the last try the failure is terminal */
+  async function retryOrFail(bookingId: number, job: JobInfo, meta: FailureMetadata): Promise<JobOutcome> {
+    if (job.attempt < LEG_JOB.tries) {
+      await repo.recordLegError(db, bookingId, meta.leg_index, meta);
+      return outcome.retry(meta.message);
+    }
+    await failBooking(bookingId, meta);
+    return outcome.fail(meta.message);
+  }
+
+  async function afterLegBooked(bookingId: number, legCount: number, legIndex: number): Promise<void> {
+    const booked = (await repo.flightBookingsOf(db, bookingId)).length;
+    if (booked >= legCount) {
+      // another leg's job may make the same transition at the same moment: only one wins
+      const moved = await repo.transition(
+        db,
+        bookingId,
+        [BookingStatus.flightBookingInProgress],
+        BookingStatus.flightsConfirmed,
+        { legs_booked: booked, legs_total: legCount, leg_index: legIndex },
+      );
+      if (moved) {
+        await repo.notifyAdmins(db, {
+          type: 'flights_confirmed',
+          bookingId,
+          title: 'All flights booked',
+          message: `All ${legCount} flight legs are booked.`,
+          data: { legs_booked: booked, legs_total: legCount },
+        });
+      }
+      return;
+    }
+    await repo.notifyAdmins(db, {
+      type: 'flight_leg_booked',
+      bookingId,
+      title: 'Flight leg booked',
+      message: `Leg ${legIndex} booked: ${booked} of ${legCount} legs booked.`,
+      data: { leg_index: legIndex, legs_booked: booked, legs_total: legCount },
+    });
+  }
+
+  const retrieveReservation: JobDefinition<RetrieveReservationPayload> = {
+    name: 'flights.retrieve-reservation',
+    queue: FLIGHTS_QUEUE,
+    tries: 3,
+    timeoutSeconds: 60,
+    backoffSeconds: [60, 300],
+    async handler({ flightBookingId }) {
+      const record = await repo.findFlightBooking(db, flightBookingId);
+      if (!record) return outcome.ignore('flight booking gone');
+      try {
+        const r = await flightProvider(ctx).retrieve(record.reservationId);
+        await repo.updateFlightBooking(db, record.id, {
+          pnr: r.pnr,
+          status: r.status,
+          details: r.details,
+          retrievedAt: ctx.clock.now(),
+        });
+        return outcome.done();
+      } catch (err) {
+        if (err instanceof FlightProviderError) return outcome.retry(err.message);
+        throw err;
+      }
+    },
+  };
+
+  const bookLeg: JobDefinition<BookLegPayload> = {
+    name: 'flights.book-leg',
+    queue: FLIGHTS_QUEUE,
+    tries: LEG_JOB.tries,
+    timeoutSeconds: LEG_JOB.timeoutSeconds,
+    backoffSeconds: [...LEG_JOB.backoffSeconds],
+    uniqueSeconds: LEG_JOB.uniqueSeconds,
+    async handler({ bookingId, legIndex }, job) {
+      const booking = await repo.findBooking(db, bookingId);
+      if (!booking) return outcome.ignore('booking gone');
+      const selection = booking.flightSelection as StoredFlightSelection | null;
+      const leg = selection?.legs?.find((l) => l.leg_index === legIndex);
+      if (!selection || !leg) return outcome.ignore(`booking ${bookingId} has no leg ${legIndex}`);
+      const existing = (await repo.flightBookingsOf(db, bookingId)).find((r) => r.legIndex === legIndex);
+      if (existing) {
+        await afterLegBooked(bookingId, selection.legs.length, legIndex);
+        return outcome.done();
+      }
+      if (booking.status !== BookingStatus.flightBookingInProgress) {
+        return outcome.ignore(`booking ${bookingId} is ${booking.status}`);
+      }
+
+      const provider = flightProvider(ctx);
+      const pax = booking.actualPaxCount;
+      const request =
+        leg.type === 'international'
+          ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
+          : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
+      let fareId: string | undefined;
+      try {
+        const { flowId, fares } = await provider.search(request);
+        const fare = findMatchingFare(leg, fares, pax);
+        if (!fare) {
+          const meta = noMatchingFareMetadata(leg, pax, fares.length);
+          const count = await repo.countNoMatch(db, bookingId, legIndex, meta);
+          if (count <= 1) return outcome.release(LEG_JOB.noMatchReleaseSeconds, meta.message);
+          await failBooking(bookingId, meta);
+          return outcome.fail(meta.message);
+        }
+        fareId = fare.id;
+        const verified = await provider.verify(fare.id, flowId);
+        const travelers = await repo.passengersOf(db, bookingId);
+        const reservation = await provider.book({
+          fareId: fare.id,
+          flowId,
+          reference: booking.reference,
+          passengers: travelers.map((p) => ({
+            firstName: p.firstName,
+            lastName: p.lastName,
+            birthDate: p.birthDate,
+            nationality: p.nationality,
+            passportNumber: p.passportNumber,
+            passportExpiry: p.passportExpiry,
+            email: p.email,
+            phone: p.phone,
+          })),
+        });
+        const record = await repo.saveFlightBooking(db, {
+          bookingId,
+          legIndex,
+          flightType: leg.type,
+          cabinClass: leg.cabin_class,
+          provider: provider.name,
+          fareId: fare.id,
+          flowId,
+          reservationId: reservation.reservationId,
+          pnr: reservation.pnr,
+          status: reservation.status,
+          totalPrice: formatCents(reservation.totalCents || verified.totalCents),
+          currency: reservation.currency || verified.currency,
+          flightNumbers: fare.legs.flatMap((l) => l.flightNumbers),
+        });
+        await ctx.queue.dispatch(retrieveReservation, { flightBookingId: record.id });
+        await afterLegBooked(bookingId, selection.legs.length, legIndex);
+        return outcome.done();
+      } catch (err) {
+        if (!(err instanceof FlightProviderError)) throw err;
+        if (fareId && !err.details.fare_id) err.details.fare_id = fareId;
+        const meta = providerFailureMetadata(err, legIndex);
+        if (err.kind === 'validation') {
+          await failBooking(bookingId, meta);
+          return outcome.fail(meta.message);
+        }
+        return retryOrFail(bookingId, job, meta);
+      }
+    },
+    async onExhausted({ bookingId, legIndex }, _job, error) {
+      // a thrown (unclassified) error on the last try; classified failures were handled above
+      const booking = await repo.findBooking(db, bookingId);
+      if (booking?.status !== BookingStatus.flightBookingInProgress) return;
+      await failBooking(bookingId, { message: error, sub_type: 'exception', leg_index: legIndex });
+    },
+  };
+
+  const jobs = { bookLeg, retrieveReservation };
+  jobsByContext.set(ctx, jobs);
+  return jobs;
+}
+
+/** The module's job definitions for the queue registry (src/jobs.ts). */
+export function jobs(ctx: AppContext): JobDefinition<any>[] {
+  const { bookLeg, retrieveReservation } = flightJobs(ctx);
+  return [bookLeg, retrieveReservation];
+}

@@ -1,0 +1,25 @@
+// Picks the flight provider adapter from configuration: the sandbox (embedded default) or HTTP.
+// One instance per application context, shared by routes and jobs.
+import type { Config } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import { HttpFlightProvider } from './http-provider.js';
+import type { FlightProvider } from './provider.js';
+import { SandboxFlightProvider } from './sandbox.js';
+
+export function flightProviderFor(config: Config): FlightProvider {
+  if (config.flights.provider === 'http') {
+    return new HttpFlightProvider({ baseUrl: config.flights.apiUrl, token: config.flights.apiToken });
+  }
+  return new SandboxFlightProvider();
+}
+
+const byContext = new WeakMap<AppContext, FlightProvider>();
+
+export function flightProvider(ctx: AppContext): FlightProvider {
+  let provider = byContext.get(ctx);
+  if (!provider) {
+    provider = flightProviderFor(ctx.config);
+    byContext.set(ctx, provider);
+  }
+  return provider;
+}

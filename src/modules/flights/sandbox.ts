@@ -1,0 +1,211 @@
+// The sandbox flight provider of the embedded default: fares are derived from a hash of the
+// route, dates and cabin, so the same search always answers the same fares (the admin booking
+// job re-searches and finds the fare the visitor chose). Fare and reservation ids carry what is
+// needed to re-create them, so verify/book/retrieve need no state and work across processes.
+// Failures can be configured per operation for demos and tests.
+import { createHash } from 'node:crypto';
+import {
+  type Airline,
+  type BookFareRequest,
+  type Fare,
+  type FareLeg,
+  type FlightProvider,
+  FlightProviderError,
+  type FlightSearchRequest,
+  type ProviderFailureKind,
+  type Reservation,
+  type SearchResult,
+  type VerifiedFare,
+} from './provider.js';
+
+const AIRLINES: Airline[] = [
+  { code: 'IB', name: 'Iberia' },
+  { code: 'LH', name: 'Lufthansa' },
+  { code: 'AF', name: 'Air France' },
+  { code: 'BA', name: 'British Airways' },
+  { code: 'QR', name: 'Qatar Airways' },
+  { code: 'EK', name: 'Emirates' },
+  { code: 'TK', name: 'Turkish Airlines' },
+  { code: 'JL', name: 'Japan Airlines' },
+];
+const HUBS = ['DOH', 'DXB', 'IST', 'FRA', 'CDG', 'AMS', 'LHR', 'MAD'];
+const FARES_PER_SEARCH = 6;
+
+/** Seeded PRNG (mulberry32): the same seed gives the same sequence. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seedOf(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const hhmm = (minutes: number) => `${pad(Math.floor(minutes / 60) % 24)}:${pad(minutes % 60)}`;
+
+function encode(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function decode<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+interface FareKey {
+  r: FlightSearchRequest;
+  i: number;
+}
+
+function fareLeg(rand: () => number, origin: string, destination: string, date: string, oneWay: boolean): FareLeg {
+  const airline = AIRLINES[Math.floor(rand() * AIRLINES.length)];
+  const stops = oneWay ? 0 : rand() < 0.4 ? 0 : 1;
+  const hub = HUBS.filter((h) => h !== origin && h !== destination)[Math.floor(rand() * 6)];
+  const number = () => `${airline.code}${100 + Math.floor(rand() * 8900)}`;
+  const flightNumbers = stops === 0 ? [number()] : [number(), number()];
+  const departure = 6 * 60 + Math.floor(rand() * 16 * 12) * 5;
+  const duration = oneWay ? 60 + Math.floor(rand() * 24) * 5 : 8 * 60 + Math.floor(rand() * 10 * 12) * 5;
+  const arrival = departure + duration;
+  return {
+    origin,
+    destination,
+    departureDate: date,
+    departureTime: hhmm(departure),
+    arrivalTime: hhmm(arrival % (24 * 60)),
+    arrivalDayOffset: Math.floor(arrival / (24 * 60)),
+    durationMinutes: duration,
+    flightNumbers,
+    airlines: [airline],
+    stops,
+    stopoverAirports: stops ? [hub] : [],
+  };
+}
+
+/** The deterministic fares of a search (also served by the fake HTTP provider in tests). */
+export function sandboxFares(req: FlightSearchRequest): Fare[] {
+  const route = req.legs.map((l) => `${l.origin}-${l.destination}-${l.date}`).join('|');
+  const oneWay = req.tripType === 'ONE_WAY';
+  const fares: Fare[] = [];
+  for (let i = 0; i < FARES_PER_SEARCH; i++) {
+    const rand = prng(seedOf(`${route}:${req.cabin}:${i}`));
+    // per-person price in cents: long-haul round trips 450-1300, domestic one-ways 60-220
+    let perPerson = oneWay ? 6_000 + Math.floor(rand() * 16_000) : 45_000 + Math.floor(rand() * 85_000);
+    if (req.cabin === 'BUSINESS') perPerson = Math.floor(perPerson * 3.2);
+    const legs = req.legs.map((l) => fareLeg(rand, l.origin, l.destination, l.date, oneWay));
+    fares.push({
+      id: `SBX.${encode({ r: req, i } satisfies FareKey)}`,
+      cabin: req.cabin,
+      totalCents: perPerson * req.pax + Math.floor(rand() * 2),
+      currency: req.currency,
+      baggageIncluded: rand() < 0.6,
+      legs,
+    });
+  }
+  return fares;
+}
+
+function fareFromId(fareId: string): Fare | undefined {
+  if (!fareId.startsWith('SBX.')) return undefined;
+  const key = decode<FareKey>(fareId.slice(4));
+  if (!key?.r?.legs || typeof key.i !== 'number') return undefined;
+  return sandboxFares(key.r)[key.i];
+}
+
+export type SandboxOperation = 'search' | 'verify' | 'book' | 'retrieve';
+
+export interface SandboxOptions {
+  /** make an operation fail with a given kind (demos, tests) */
+  failures?: Partial<Record<SandboxOperation, ProviderFailureKind>>;
+}
+
+export class SandboxFlightProvider implements FlightProvider {
+  readonly name = 'sandbox';
+  constructor(private readonly options: SandboxOptions = {}) {}
+
+  /** changes the configured failures (tests and demos switch them at run time) */
+  setFailure(op: SandboxOperation, kind: ProviderFailureKind | undefined): void {
+    this.options.failures = { ...this.options.failures, [op]: kind };
+  }
+
+  private failIfConfigured(op: SandboxOperation, fareId?: string): void {
+    const kind = this.options.failures?.[op];
+    if (!kind) return;
+    const details =
+      kind === 'api_error'
+        ? { provider_errors: [{ code: 'SANDBOX', message: `configured ${op} failure` }] }
+        : kind === 'validation'
+          ? { validation_errors: [{ field: 'passengers', message: 'configured validation failure' }] }
+          : kind === 'fare_expired'
+            ? { fare_id: fareId, expired_at: '2000-01-01T00:00:00.000Z' }
+            : { fare_id: fareId };
+    throw new FlightProviderError(kind, `Sandbox ${op} failure (${kind})`, details);
+  }
+
+  async search(req: FlightSearchRequest): Promise<SearchResult> {
+    this.failIfConfigured('search');
+    const route = req.legs.map((l) => `${l.origin}-${l.destination}-${l.date}`).join('|');
+    return { flowId: `sbx-${seedOf(`${route}:${req.cabin}:${req.pax}`).toString(16)}`, fares: sandboxFares(req) };
+  }
+
+  async verify(fareId: string, _flowId?: string): Promise<VerifiedFare> {
+    const fare = fareFromId(fareId);
+    if (!fare) {
+      throw new FlightProviderError('fare_expired', 'Fare not found or expired', {
+        fare_id: fareId,
+        expired_at: new Date(0).toISOString(),
+      });
+    }
+    if (this.options.failures?.verify === 'price_change') {
+      const raised = fare.totalCents + Math.round(fare.totalCents / 10);
+      throw new FlightProviderError('price_change', 'Fare price changed', {
+        fare_id: fareId,
+        original_price: fare.totalCents / 100,
+        new_price: raised / 100,
+        currency: fare.currency,
+      });
+    }
+    this.failIfConfigured('verify', fareId);
+    return { fareId, totalCents: fare.totalCents, currency: fare.currency };
+  }
+
+  async book(req: BookFareRequest): Promise<Reservation> {
+    const fare = fareFromId(req.fareId);
+    if (!fare) throw new FlightProviderError('booking_failed', 'Fare not found', { fare_id: req.fareId });
+    this.failIfConfigured('book', req.fareId);
+    return this.reservation(`SBXR.${encode({ f: req.fareId, r: req.reference, n: req.passengers.length })}`, fare);
+  }
+
+  async retrieve(reservationId: string): Promise<Reservation> {
+    this.failIfConfigured('retrieve');
+    const key = reservationId.startsWith('SBXR.') ? decode<{ f: string }>(reservationId.slice(5)) : undefined;
+    const fare = key ? fareFromId(key.f) : undefined;
+    if (!fare) {
+      throw new FlightProviderError('api_error', 'Reservation not found', {
+        provider_errors: [{ code: 'NOT_FOUND', message: 'Reservation not found' }],
+      });
+    }
+    return this.reservation(reservationId, fare);
+  }
+
+  private reservation(reservationId: string, fare: Fare): Reservation {
+    const pnr = createHash('sha256').update(reservationId).digest('hex').slice(0, 6).toUpperCase();
+    return {
+      reservationId,
+      pnr,
+      status: 'CONFIRMED',
+      totalCents: fare.totalCents,
+      currency: fare.currency,
+      details: { legs: fare.legs.map((l) => ({ flight_numbers: l.flightNumbers, departure_date: l.departureDate })) },
+    };
+  }
+}

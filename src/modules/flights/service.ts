@@ -1,0 +1,377 @@
+// Flight use cases of the checkout: live economy re-pricing, live business search, cached flight
+// options and the flight selection. Prices are computed here in integer cents; fares and flight
+// numbers come from the provider, never from the client.
+import type { AppContext } from '../../context.js';
+import { AppError, validationError } from '../../platform/errors.js';
+import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import type { OfferRow } from '../checkout/repository.js';
+import * as checkoutRepo from '../checkout/repository.js';
+import {
+  defaultRoomType,
+  marketingRoundCents,
+  nonStandardBasePrice,
+  STEP_AFTER,
+  selectionHotelCostCents,
+} from '../checkout/rules.js';
+import type { MarketScope } from '../markets/rules.js';
+import {
+  type BusinessFareMeta,
+  domesticLegsOf,
+  economyOptions,
+  type FlightOption,
+  legsWithInternational,
+  type OfferFlightCache,
+  optionOf,
+  parseFlightCache,
+} from './cache.js';
+import type { CheckoutSessions, FlightSession, FlightSessionState } from './checkout-session.js';
+import { type CabinClass, type Fare, type FlightProvider, FlightProviderError } from './provider.js';
+import { flightProvider } from './providers.js';
+import * as repo from './repository.js';
+import {
+  applyMargin,
+  businessPricing,
+  domesticLeg,
+  domesticSearch,
+  type FlightLeg,
+  type FlightSegment,
+  hasBothLegs,
+  internationalLeg,
+  internationalSearch,
+  perPerson,
+  pickFare,
+  segmentOf,
+  topFares,
+} from './rules.js';
+
+const n = centsToNumber;
+/** business fares kept in the session's legs_metadata (the cards a visitor can choose) */
+const MAX_BUSINESS_FARES = 20;
+
+export interface FlightSelectionInput {
+  cabin_class: CabinClass;
+  outbound?: Partial<FlightSegment> | null;
+  inbound?: Partial<FlightSegment> | null;
+  business_extra_price_per_person?: number | null;
+  fare_id?: string | null;
+  advance?: boolean;
+}
+
+interface Land {
+  landCents: number;
+  /** non-standard pax: per-pax marketing rounding times pax */
+  round?: (cents: number) => number;
+}
+
+export class FlightCheckoutService {
+  private readonly provider: FlightProvider;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sessions: CheckoutSessions,
+  ) {
+    this.provider = flightProvider(ctx);
+  }
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  private get checkout() {
+    return this.sessions.checkout;
+  }
+
+  /** Land price for the party: the offer's land_base_price, or recalculated for non-standard pax. */
+  private async land(offer: OfferRow, state: FlightSessionState | null): Promise<Land> {
+    if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice) };
+    const pax = state.actualPaxCount;
+    const { stays } = await checkoutRepo.loadStays(this.db, offer.templateId);
+    const selection = stays.filter((s) => s.tier === 'selection');
+    let defaultCost = 0;
+    let roomCost = 0;
+    if (selection.length > 0) {
+      const rates = await checkoutRepo.loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
+      const exchange = await checkoutRepo.loadExchangeRates(this.db);
+      const cost = (rt: string) =>
+        selectionHotelCostCents(stays, (id) => rates.get(id)?.get(rt), state.currency.code, exchange);
+      const d = cost(defaultRoomType(offer.paxCount));
+      const r = cost(state.actualRoomType);
+      if (d === null || r === null) throw new AppError(422, 'room_type_not_available', 'The room cannot be priced.');
+      defaultCost = d;
+      roomCost = r;
+    }
+    const { landCents } = nonStandardBasePrice({
+      landBaseCents: toCents(offer.landBasePrice),
+      offerPax: offer.paxCount,
+      actualPax: pax,
+      defaultRoomHotelCents: defaultCost,
+      roomTypeHotelCents: roomCost,
+      flightPerPersonCents: 0,
+      marginPercent: '0',
+    });
+    return { landCents, round: (cents) => marketingRoundCents(Math.ceil(cents / pax)) * pax };
+  }
+
+  private async cacheOf(offerId: number): Promise<OfferFlightCache | null> {
+    return parseFlightCache(await repo.offerFlightData(this.db, offerId));
+  }
+
+  /** Domestic legs searched one-way; a failed or empty search keeps the cached leg and price. */
+  private async domesticLegs(
+    cache: OfferFlightCache,
+    cabin: CabinClass,
+    pax: number,
+    currency: string,
+  ): Promise<{ legs: FlightLeg[]; cents: number }> {
+    const legs: FlightLeg[] = [];
+    let cents = 0;
+    for (const [i, cached] of domesticLegsOf(cache).entries()) {
+      const legIndex = i + 1;
+      let fare: Fare | undefined;
+      try {
+        fare = pickFare((await this.provider.search(domesticSearch(cached, cabin, pax, currency))).fares);
+      } catch (err) {
+        if (!(err instanceof FlightProviderError)) throw err;
+        this.ctx.log.warn({ err: err.message, leg: cached.route }, 'domestic flight search failed; cached price kept');
+      }
+      if (fare) {
+        legs.push(domesticLeg(fare, pax, legIndex));
+        cents += fare.totalCents;
+      } else {
+        legs.push({ ...cached, leg_index: legIndex, cabin_class: 'ECONOMY' });
+        cents += toCents(cached.fare_price) * pax;
+      }
+    }
+    return { legs, cents };
+  }
+
+  async searchEconomy(scope: MarketScope, offerId: number, session: FlightSession | null) {
+    const offer = await this.checkout.offerFor(scope, offerId, 'read');
+    const own = session?.state.offerId === offer.id ? session : null;
+    const cache = await this.cacheOf(offer.id);
+    const oldFinal = toCents(offer.finalPrice);
+    if (!cache)
+      return { has_flights: false, price_changed: false, original_price: n(oldFinal), new_price: n(oldFinal) };
+    const nonStandard = own?.state.isNonStandardPax === true;
+    const pax = nonStandard ? own!.state.actualPaxCount : offer.paxCount;
+    const currency = scope.market.currency.code;
+
+    let flowId: string;
+    let fares: Fare[];
+    try {
+      ({ flowId, fares } = await this.provider.search(
+        internationalSearch(cache.outbound, cache.inbound, 'ECONOMY', pax, currency),
+      ));
+    } catch (err) {
+      if (!(err instanceof FlightProviderError)) throw err;
+      this.ctx.log.warn(
+        { err: err.message, kind: err.kind, offerId: offer.id },
+        'economy re-pricing fell back to cache',
+      );
+      return { has_flights: true, fallback: true as const, price_changed: false };
+    }
+    const fare = pickFare(fares.filter(hasBothLegs));
+    if (!fare) return { has_flights: false, fallback: true as const, price_changed: false };
+    const domestic = await this.domesticLegs(cache, 'ECONOMY', pax, currency);
+    const legs = [internationalLeg(fare, pax, 0), ...domestic.legs];
+    const flightCents = fare.totalCents + domestic.cents;
+    const outbound = segmentOf(fare.legs[0]);
+    const inbound = segmentOf(fare.legs[1]);
+    const searchedAt = this.ctx.clock.now().toISOString();
+
+    let original = oldFinal;
+    let next: number;
+    if (nonStandard) {
+      const land = await this.land(offer, own!.state);
+      original = own!.state.baseCents;
+      next = land.round!(applyMargin(land.landCents + flightCents, offer.marginPercent));
+    } else {
+      next = applyMargin(toCents(offer.landBasePrice) + flightCents, offer.marginPercent);
+      const options = economyOptions(topFares(fares.filter(hasBothLegs)));
+      await repo.refreshOfferFlights(this.db, offer.id, {
+        flightPrice: formatCents(perPerson(flightCents, pax)),
+        finalPrice: formatCents(next),
+        pricePerPerson: formatCents(perPerson(next, pax)),
+        flightData: {
+          ...cache,
+          outbound,
+          inbound,
+          legs,
+          outbound_options: options.outbound,
+          inbound_options: options.inbound,
+          searched_at: searchedAt,
+          flow_id: flowId,
+        },
+      });
+    }
+    if (own) {
+      await this.sessions.save(own, {
+        economySearch: {
+          searched_at: searchedAt,
+          flow_id: flowId,
+          pax,
+          outbound,
+          inbound,
+          legs,
+          flight_cents: flightCents,
+        },
+        ...(nonStandard ? { baseCents: next } : {}),
+      });
+    }
+    return { has_flights: true, price_changed: next !== original, original_price: n(original), new_price: n(next) };
+  }
+
+  async searchBusiness(scope: MarketScope, offerId: number, session: FlightSession) {
+    const offer = await this.checkout.offerFor(scope, offerId, 'read');
+    if (session.state.offerId !== offer.id) {
+      throw new AppError(400, 'no_checkout_session', 'No active checkout session for this offer.');
+    }
+    const pax = session.state.actualPaxCount;
+    const originalFinal = session.state.isNonStandardPax ? session.state.baseCents : toCents(offer.finalPrice);
+    const base = {
+      offer_id: offer.id,
+      tour_name: offer.localizedTitle,
+      cabinClass: 'BUSINESS' as const,
+      source_type: 'live_search' as const,
+      original_final_price: n(originalFinal),
+      pax_count: pax,
+    };
+    const empty = { ...base, outbound_options: [], inbound_options: [], has_flights: false, apihubflowid: '' };
+    const cache = await this.cacheOf(offer.id);
+    if (!cache) return empty;
+    const currency = scope.market.currency.code;
+    let flowId: string;
+    let fares: Fare[];
+    try {
+      ({ flowId, fares } = await this.provider.search(
+        internationalSearch(cache.outbound, cache.inbound, 'BUSINESS', pax, currency),
+      ));
+    } catch (err) {
+      if (!(err instanceof FlightProviderError)) throw err;
+      this.ctx.log.warn({ err: err.message, kind: err.kind, offerId: offer.id }, 'business search failed');
+      return { ...empty, fallback: true };
+    }
+    const usable = topFares(fares.filter(hasBothLegs), MAX_BUSINESS_FARES);
+    const domestic = usable.length
+      ? await this.domesticLegs(cache, 'BUSINESS', pax, currency)
+      : { legs: [] as FlightLeg[], cents: 0 };
+    const land = await this.land(offer, session.state);
+
+    const metadata: Record<string, BusinessFareMeta> = {};
+    const outbound: FlightOption[] = [];
+    const inbound: FlightOption[] = [];
+    for (const fare of usable) {
+      const price = businessPricing({
+        flightCents: fare.totalCents + domestic.cents,
+        landBaseCents: land.landCents,
+        marginPercent: offer.marginPercent,
+        originalFinalCents: originalFinal,
+        round: land.round,
+      });
+      metadata[fare.id] = {
+        outbound: segmentOf(fare.legs[0]),
+        inbound: segmentOf(fare.legs[1]),
+        legs: [internationalLeg(fare, pax, 0), ...domestic.legs],
+        final_cents: price.finalCents,
+        extra_cents: price.extraCents,
+        extra_per_person_cents: perPerson(Math.max(0, price.extraCents), pax),
+      };
+      const prices = { finalPrice: n(price.finalCents), extraPrice: n(price.extraCents) };
+      outbound.push({ ...optionOf(fare, fare.legs[0], 'out'), ...prices });
+      inbound.push({ ...optionOf(fare, fare.legs[1], 'in'), ...prices });
+    }
+    await this.sessions.save(session, {
+      businessSearch: {
+        searched_at: this.ctx.clock.now().toISOString(),
+        flow_id: flowId,
+        pax,
+        legs_metadata: metadata,
+      },
+    });
+    return {
+      ...base,
+      outbound_options: outbound,
+      inbound_options: inbound,
+      has_flights: usable.length > 0,
+      apihubflowid: flowId,
+    };
+  }
+
+  async cachedOptions(scope: MarketScope, offerId: number) {
+    const offer = await this.checkout.offerFor(scope, offerId, 'read');
+    const cache = await this.cacheOf(offer.id);
+    const fallbackOption = (s: FlightSegment, dir: 'out' | 'in'): FlightOption => ({
+      id: `cache:${dir}`,
+      fareId: 'cache',
+      departureTime: s.departure_time,
+      arrivalTime: s.arrival_time,
+      duration: 0,
+      stops: s.stops,
+      departure_date: s.departure_date,
+      departure_airport: s.departure_airport,
+      arrival_airport: s.arrival_airport,
+      flight_numbers: s.flight_numbers,
+      airlines: s.airlines.map((a) => (typeof a === 'string' ? { code: a, name: a } : a)),
+      stopover_airports: s.stopover_airports,
+      arrivalDayOffset: s.arrivalDayOffset ?? 0,
+      baggage_included: false,
+    });
+    return {
+      offer_id: offer.id,
+      tour_name: offer.localizedTitle,
+      final_price: n(toCents(offer.finalPrice)),
+      cabinClass: 'ECONOMY' as const,
+      source_type: 'cache' as const,
+      has_flights: cache !== null,
+      outbound_options: cache ? (cache.outbound_options ?? [fallbackOption(cache.outbound, 'out')]) : [],
+      inbound_options: cache ? (cache.inbound_options ?? [fallbackOption(cache.inbound, 'in')]) : [],
+    };
+  }
+
+  async selectFlights(session: FlightSession, input: FlightSelectionInput) {
+    const state = session.state;
+    let selection: Record<string, unknown> & {
+      cabin_class: CabinClass;
+      business_extra_price_per_person: number | null;
+    };
+    if (input.cabin_class === 'BUSINESS') {
+      if (!input.fare_id) {
+        throw validationError({ fare_id: ['The fare_id field is required when cabin_class is BUSINESS.'] }, 400);
+      }
+      const meta = state.businessSearch?.legs_metadata?.[input.fare_id];
+      if (!meta || state.businessSearch?.pax !== state.actualPaxCount) {
+        throw new AppError(422, 'fare_not_found', 'The business fare is not in the last search; search again.');
+      }
+      selection = {
+        cabin_class: 'BUSINESS',
+        fare_id: input.fare_id,
+        business_extra_price_per_person: n(meta.extra_per_person_cents),
+        // the client's card, with the flight numbers of the fare it belongs to
+        outbound: { ...meta.outbound, ...(input.outbound ?? {}), flight_numbers: meta.outbound.flight_numbers },
+        inbound: { ...meta.inbound, ...(input.inbound ?? {}), flight_numbers: meta.inbound.flight_numbers },
+        legs: meta.legs,
+        flow_id: state.businessSearch.flow_id,
+      };
+    } else {
+      const search = state.economySearch?.pax === state.actualPaxCount ? state.economySearch : null;
+      const cache = search ? null : await this.cacheOf(state.offerId);
+      const source = search ?? cache;
+      if (!source) throw new AppError(422, 'no_flights', 'This offer has no flights to select.');
+      const legs = search
+        ? search.legs
+        : legsWithInternational(cache!, n(toCents((await repo.offerFlightPrice(this.db, state.offerId)) ?? '0')));
+      selection = {
+        cabin_class: 'ECONOMY',
+        fare_id: null,
+        business_extra_price_per_person: null,
+        outbound: { ...source.outbound, ...(input.outbound ?? {}), flight_numbers: source.outbound.flight_numbers },
+        inbound: { ...source.inbound, ...(input.inbound ?? {}), flight_numbers: source.inbound.flight_numbers },
+        legs,
+        flow_id: search?.flow_id ?? null,
+      };
+    }
+    const next = await this.sessions.save(session, { flightSelection: selection });
+    if (input.advance !== false) await this.checkout.recordStep(state.bookingId, STEP_AFTER.flights);
+    return this.checkout.view(next);
+  }
+}

@@ -1,0 +1,228 @@
+// The embedded default end to end (sandbox flight provider, sandbox payment gateway), upsell
+// records, finalization idempotency, the allotment re-check and non-standard pax re-pricing.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
+import { waitFor } from '../../../test/support/wait.js';
+import { bookingPassengers, bookings, checkoutSessions, offers } from '../../db/schema/index.js';
+import { addDays } from '../../platform/clock.js';
+import { toCents } from '../../platform/money.js';
+import { finalizeBooking } from '../bookings/finalization.js';
+import * as bookingsRepo from '../bookings/repository.js';
+import { createApiToken } from '../checkout/service.js';
+import type { FlightSessionState } from '../flights/checkout-session.js';
+
+let t: TestApp;
+let cat: CheckoutCatalog;
+const base = '/api/es/es/checkout';
+// one client address per run: rate-limit counters in Redis outlive a test run
+const clientIp = `198.19.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+class Jar {
+  cookies = new Map<string, string>();
+  async call(method: string, url: string, payload?: unknown) {
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url,
+      payload: payload as object,
+      headers: { 'x-forwarded-for': clientIp, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    for (const c of res.cookies) this.cookies.set(c.name, c.value);
+    return res;
+  }
+}
+
+const traveler = (first: string, passport: string) => ({
+  first_name: first,
+  last_name: 'Garcia',
+  nationality: 'ES',
+  passport_number: passport,
+  passport_expiry: '2031-01-01',
+  birth_date: '1980-02-03',
+  phone: '+34600000000',
+  email: 'ana@example.com',
+});
+const client = { first_name: 'Ana', last_name: 'Garcia', email: 'ana@example.com', phone: '+34600000000' };
+
+beforeAll(async () => {
+  // the embedded default: sandbox flights, no Stripe key (sandbox gateway), in-process workers
+  t = await createTestApp({ env: { IN_PROCESS_WORKERS: 'true' } });
+  cat = await seedCheckoutCatalog(t.database);
+  const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
+  const seg = (from: string, to: string, date: string) => ({
+    departure_date: date,
+    departure_time: '10:00',
+    arrival_time: '18:00',
+    departure_airport: from,
+    arrival_airport: to,
+    flight_numbers: [],
+    airlines: [],
+    stops: 0,
+    stopover_airports: [],
+  });
+  await t.database.db
+    .update(offers)
+    .set({
+      flightData: {
+        outbound: seg('MAD', 'NRT', o.departureDate),
+        inbound: seg('NRT', 'MAD', o.returnDate!),
+        legs: [
+          {
+            leg_index: 1,
+            type: 'domestic',
+            route: 'NRT-KIX',
+            cabin_class: 'ECONOMY',
+            fare_price: 90,
+            flight_numbers: { outbound: [], inbound: [] },
+            origin: 'NRT',
+            destination: 'KIX',
+            departure_date: addDays(o.departureDate, 2),
+          },
+        ],
+      },
+    })
+    .where(eq(offers.id, cat.offers.active));
+});
+afterAll(() => t.close());
+
+describe('embedded default: sandbox flights and sandbox payments', () => {
+  it('books an economy tour with extras end to end, then its flights', async () => {
+    const jar = new Jar();
+    expect((await jar.call('POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
+    const search = await jar.call('POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect(search.json().data).toMatchObject({ has_flights: true });
+    const selected = await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY' });
+    expect(selected.statusCode).toBe(200);
+    expect(selected.json().data.flight_selection).toMatchObject({
+      cabin_class: 'ECONOMY',
+      business_extra_price_per_person: null,
+    });
+    expect(selected.json().data.extras_price).toBe(0);
+    const [afterFlights] = await t.database.db.select().from(bookings).where(eq(bookings.offerId, cat.offers.active));
+    expect(afterFlights.checkoutStep).toBe('hotels');
+
+    expect(
+      (
+        await jar.call('PUT', `${base}/hotels`, {
+          hotel_selections: [{ upgrade_hotel_id: cat.hotels.tokyoLuxury, nights_start: 1, nights_end: 3 }],
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await jar.call('PUT', `${base}/activities`, {
+          activity_selections: [{ activity_id: cat.activities.sushi, day_number: 2 }],
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await jar.call('PUT', `${base}/transfers`, {
+          transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
+        })
+      ).statusCode,
+    ).toBe(200);
+    await jar.call('PUT', `${base}/contact`, { client });
+    await jar.call('PUT', `${base}/travelers`, { travelers: [traveler('Ana', 'P1'), traveler('Luis', 'P2')] });
+    const session = (await jar.call('GET', base)).json().data;
+
+    const intent = (await jar.call('POST', `${base}/payment/intent`)).json().data;
+    expect(intent.payment_gateway).toBe('sandbox');
+    expect(intent.total_price).toBe(session.total_price);
+
+    // keep the session state to try finalizing again afterwards
+    const [row] = await t.database.db
+      .select({ data: checkoutSessions.data })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.bookingId, session.booking_id));
+    const state = row.data as unknown as FlightSessionState;
+
+    const done = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().data.status).toBe('pending_flight_booking');
+
+    const db = t.database.db;
+    const upsells = await bookingsRepo.upsellsOf(db, session.booking_id);
+    expect(upsells.map((u) => [u.type, u.quantity, u.totalPrice])).toEqual([
+      ['hotel_upgrade', 1, session.hotel_selections[0].price_difference.toFixed(2)],
+      ['activity', 2, (session.activity_selections[0].price * 2).toFixed(2)],
+      ['transfer', 1, session.transfer_selections[0].price.toFixed(2)],
+    ]);
+    const [b] = await db.select().from(bookings).where(eq(bookings.id, session.booking_id));
+    expect(b).toMatchObject({ paymentGatewayCode: 'sandbox', paymentMethodCode: 'card' });
+
+    // finalization is skipped when the booking already has passengers
+    const again = await finalizeBooking(t.app.ctx, state, {
+      intentId: intent.payment_intent_id,
+      methodCode: 'card',
+      gatewayCode: 'sandbox',
+      amountCents: toCents(intent.amount),
+      totalCents: toCents(intent.total_price),
+    });
+    expect(again).toMatchObject({ finalized: false, status: 'pending_flight_booking' });
+    const count = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bookingPassengers)
+      .where(eq(bookingPassengers.bookingId, session.booking_id));
+    expect(Number(count[0].n)).toBe(2);
+    expect((await bookingsRepo.upsellsOf(db, session.booking_id)).length).toBe(3);
+
+    const admin = await createApiToken(db, 'admin', ['*']);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/internal/bookings/${session.booking_id}/book-flights`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.statusCode).toBe(202);
+    await waitFor(async () => {
+      const [x] = await db.select().from(bookings).where(eq(bookings.id, session.booking_id));
+      return x.status === 'flights_confirmed';
+    }, 20_000);
+    const records = await bookingsRepo.flightBookingsOf(db, session.booking_id);
+    expect(records.map((r) => [r.legIndex, r.flightType, r.provider])).toEqual([
+      [0, 'international', 'sandbox'],
+      [1, 'domestic', 'sandbox'],
+    ]);
+  });
+
+  it('keeps a paid booking when the allotment ran out meanwhile and tells the admins', async () => {
+    const db = t.database.db;
+    const jar = new Jar();
+    const start = await jar.call('POST', `${base}/${cat.offers.active}`, {});
+    await jar.call('PUT', `${base}/contact`, { client });
+    await jar.call('PUT', `${base}/travelers`, { travelers: [traveler('Eva', 'P3'), traveler('Jon', 'P4')] });
+    await db
+      .update(offers)
+      .set({ allotmentUsed: sql`${offers.allotment}` })
+      .where(eq(offers.id, cat.offers.active));
+    const intent = (await jar.call('POST', `${base}/payment/intent`)).json().data;
+    const done = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().data.status).toBe('pending_land_confirmation');
+    const bookingId = start.json().data.booking_id;
+    const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    expect(o.allotmentUsed).toBe(o.allotment);
+    expect((await bookingsRepo.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual(['allotment_exceeded']);
+  });
+});
+
+describe('non-standard passengers', () => {
+  it('re-prices the session base from live flights and the recalculated land price, not the offer', async () => {
+    const db = t.database.db;
+    const [before] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    const jar = new Jar();
+    const start = (await jar.call('POST', `${base}/${cat.offers.active}`, { actual_pax_count: 3 })).json().data;
+    expect(start.is_non_standard_pax).toBe(true);
+    const res = await jar.call('POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    const data = res.json().data;
+    expect(data.original_price).toBe(start.base_price);
+    const session = (await jar.call('GET', base)).json().data;
+    expect(session.base_price).toBe(data.new_price);
+    // per-pax marketing rounding: whole units ending in 9, times 3
+    expect(toCents(data.new_price) % 3).toBe(0);
+    expect((toCents(data.new_price) / 3 / 100) % 10).toBe(9);
+    const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    expect(after.finalPrice).toBe(before.finalPrice);
+  });
+});
