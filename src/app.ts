@@ -66,11 +66,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const queue = new PgBossQueue({ database: deps.database, log: app.log.child({ component: 'queue' }) });
   ctx.queue = queue;
   registerJobs(ctx);
-  app.addHook('onReady', async () => {
-    await queue.start({ workers: config.inProcessWorkers });
-    if (config.inProcessWorkers) await scheduleJobs(ctx);
+  // The API must come up even when the database is briefly unreachable (so /health can say so):
+  // a failed queue start is logged and tried again until it succeeds or the app closes.
+  let queueRetry: NodeJS.Timeout | undefined;
+  const startQueue = async (): Promise<void> => {
+    try {
+      await queue.start({ workers: config.inProcessWorkers });
+      if (config.inProcessWorkers) await scheduleJobs(ctx);
+    } catch (err) {
+      app.log.error({ err }, 'job queue did not start; trying again in 5 s');
+      queueRetry = setTimeout(() => void startQueue(), 5000).unref();
+    }
+  };
+  app.addHook('onReady', startQueue);
+  app.addHook('onClose', async () => {
+    clearTimeout(queueRetry);
+    await queue.stop();
   });
-  app.addHook('onClose', async () => queue.stop());
   ctx.events.on('catalog:changed', () => ctx.markets.invalidate());
   app.decorate('ctx', ctx);
 

@@ -119,7 +119,11 @@ export class PgBossQueue implements Queue {
     this.started ??= (async () => {
       await this.boss.start();
       for (const q of this.queues) await this.ensureQueue(q);
-    })();
+    })().catch((err) => {
+      // forget the failed start so a later call tries again
+      this.started = undefined;
+      throw err;
+    });
     await this.started;
     if (opts.workers && !this.working) {
       this.working = true;

@@ -535,6 +535,6 @@ describe('OpenAPI', () => {
         '/api/internal/bookings/{id}/book-flights',
       ]),
     );
-    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 });
