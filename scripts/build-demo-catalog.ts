@@ -1046,6 +1046,45 @@ function itinerary(tour: Tour, lang: Lang, dayActs: Map<number, { activity: stri
   return days;
 }
 
+// ---- flights: the route each offer's flight cache starts from (arrival gateway, departure
+// gateway, and domestic legs flown inside the country). Multi-city when the two gateways differ.
+const routes: Record<string, { arrive: string; leave: string; domestic?: [string, string, number, number][] }> = {
+  'japan-essentials': { arrive: 'NRT', leave: 'KIX' },
+  'japan-alps-and-kyoto': { arrive: 'HND', leave: 'KIX' },
+  'vietnam-north-to-south': { arrive: 'HAN', leave: 'SGN' },
+  'thailand-temples-and-islands': { arrive: 'BKK', leave: 'HKT' },
+  'india-golden-triangle': { arrive: 'DEL', leave: 'DEL' },
+  // [origin, destination, tour day, EUR per person]
+  'peru-inca-trail': { arrive: 'LIM', leave: 'LIM', domestic: [['LIM', 'CUZ', 3, 95]] },
+  'mexico-yucatan-and-chiapas': { arrive: 'CUN', leave: 'CUN' },
+  'costa-rica-nature': { arrive: 'SJO', leave: 'SJO' },
+  'morocco-imperial-cities': { arrive: 'CMN', leave: 'CMN' },
+  'egypt-pharaohs-and-nile': { arrive: 'CAI', leave: 'CAI', domestic: [['CAI', 'ASW', 4, 80]] },
+  'jordan-petra-and-wadi-rum': { arrive: 'AMM', leave: 'AMM' },
+  'south-africa-safari-and-cape': { arrive: 'JNB', leave: 'CPT' },
+};
+
+const rel = (offset: number) => (offset < 0 ? `today${offset}` : `today+${offset}`);
+
+function flightData(tour: Tour, port: string, offset: number, conv: (eur: number) => bigint) {
+  const route = routes[tour.code];
+  return {
+    outbound: { departure_airport: port, arrival_airport: route.arrive, departure_date: rel(offset) },
+    inbound: { departure_airport: route.leave, arrival_airport: port, departure_date: rel(offset + tour.days - 1) },
+    legs: (route.domestic ?? []).map(([origin, destination, day, eur], i) => ({
+      leg_index: i + 1,
+      type: 'domestic',
+      route: `${origin}-${destination}`,
+      cabin_class: 'ECONOMY',
+      fare_price: Number(money(conv(eur))),
+      flight_numbers: { outbound: [`LA${2000 + i * 17}`], inbound: [] },
+      origin,
+      destination,
+      departure_date: rel(offset + day - 1),
+    })),
+  };
+}
+
 // ---- offers: prices in the market currency, integer cents only
 const flightEur: Record<string, number> = { es: 780, de: 820, us: 690, uk: 640, ca: 720 };
 const perEur: Record<string, bigint> = { EUR: 10000n, USD: 10832n, GBP: 8541n, CAD: 14710n };
@@ -1074,8 +1113,8 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
     list.push({
       code: `${tour.code}-${market.code}-${lang}-${String(n).padStart(2, '0')}`,
       departure_airport: port,
-      departure_date: offset < 0 ? `today${offset}` : `today+${offset}`,
-      return_date: `today${offset + tour.days - 1 < 0 ? '' : '+'}${offset + tour.days - 1}`,
+      departure_date: rel(offset),
+      return_date: rel(offset + tour.days - 1),
       status: 'Active',
       pax_count: 2,
       allotment: 10 + ((n * 7 + tourIndex) % 11),
@@ -1085,6 +1124,7 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
       margin_percent: '18.00',
       final_price: money(pp * 2n),
       price_per_person: money(pp),
+      flight_data: flightData(tour, port, offset, conv),
       ...extra,
     });
   };

@@ -88,6 +88,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
 
+  // An empty body sent as application/json (a POST without payload) counts as no body, not an error.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    jsonParser(request, body as string, done);
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
