@@ -373,6 +373,12 @@ describe('session', () => {
         total_price: 4070,
       });
       expect((await call(other, 'GET', ES)).json().data).toMatchObject({ base_price: 5757, total_price: 5757 });
+      // the answers of session-bound writes use the same current price
+      await t.database.db.update(offers).set({ finalPrice: '3950.00' }).where(eq(offers.id, c.offers.active));
+      const put = await call(standard, 'PUT', `${ES}/contact`, {
+        client: { first_name: 'Ana', last_name: 'Ruiz', email: 'ana@example.org', phone: '+34600111222' },
+      });
+      expect(put.json().data).toMatchObject({ base_price: 3950, extras_price: 80, total_price: 4030 });
     } finally {
       await t.database.db.update(offers).set({ finalPrice: '3910.00' }).where(eq(offers.id, c.offers.active));
     }

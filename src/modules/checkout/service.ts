@@ -189,9 +189,25 @@ export class CheckoutService {
     return s && s.state.marketCode === scope.market.code ? s : null;
   }
 
+  /**
+   * The live session with a current base price: when the offer's final_price changed since the
+   * session began (e.g. a live flight re-pricing), base and total follow it, except for
+   * non-standard-pax sessions, whose base comes from start or the live flight refresh. Every
+   * session read goes through here, so the GET, the PUT answers and the deposit agree.
+   */
+  async currentSession(scope: MarketScope, token: string | undefined): Promise<StoredSession | null> {
+    const s = await this.findSession(scope, token);
+    if (!s || s.state.isNonStandardPax) return s;
+    const finalPrice =
+      s.offerFinalPrice !== undefined ? s.offerFinalPrice : await repo.offerFinalPrice(this.db, s.state.offerId);
+    const cents = finalPrice === null ? null : toCents(finalPrice);
+    if (cents === null || cents === s.state.offerFinalCents) return s;
+    return { ...s, state: await this.save(s, { baseCents: cents, offerFinalCents: cents }) };
+  }
+
   /** Session-bound writes answer 400 without a session. */
   private async requireSession(scope: MarketScope, token: string | undefined): Promise<StoredSession> {
-    const s = await this.findSession(scope, token);
+    const s = await this.currentSession(scope, token);
     if (!s) throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
     return s;
   }
@@ -296,18 +312,10 @@ export class CheckoutService {
     return { view: this.view(state), token, visitorId: visitor };
   }
 
-  /** GET session: refreshes base and total when the offer's final_price changed (standard pax only). */
+  /** GET session (404 without one), with the price refresh of currentSession. */
   async session(scope: MarketScope, token: string | undefined) {
-    const s = await this.findSession(scope, token);
+    const s = await this.currentSession(scope, token);
     if (!s) throw new AppError(404, 'no_checkout_session', 'No active checkout session.');
-    if (!s.state.isNonStandardPax) {
-      const finalPrice =
-        s.offerFinalPrice !== undefined ? s.offerFinalPrice : await repo.offerFinalPrice(this.db, s.state.offerId);
-      const cents = finalPrice === null ? null : toCents(finalPrice);
-      if (cents !== null && cents !== s.state.offerFinalCents) {
-        return this.view(await this.save(s, { baseCents: cents, offerFinalCents: cents }));
-      }
-    }
     return this.view(s.state);
   }
 

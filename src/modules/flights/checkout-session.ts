@@ -59,7 +59,7 @@ export class CheckoutSessions {
   }
 
   async find(scope: MarketScope, request: FastifyRequest): Promise<FlightSession | null> {
-    return (await this.checkout.findSession(scope, this.token(request))) as FlightSession | null;
+    return (await this.checkout.currentSession(scope, this.token(request))) as FlightSession | null;
   }
 
   /** Session-bound writes and payments answer 400 no_checkout_session without one. */
