@@ -1,5 +1,6 @@
 // Pure catalog rules shared by the catalog and the checkout.
 import { addDays } from '../../platform/clock.js';
+import { formatCents, toCents } from '../../platform/money.js';
 
 /** Departure must be at least this many days after today (market time zone). */
 export const LEAD_TIME_DAYS = 5;
@@ -31,15 +32,31 @@ export function skuOf(p: {
   return `${p.market.toUpperCase()}-${p.templateId}${p.airport.toUpperCase()}${p.days}-${p.language.toUpperCase()}${p.version}`;
 }
 
-/** Storage paths become absolute URLs under `base`; values that already are URLs pass through. */
-export function absoluteUrl(base: string, value: string | null | undefined): string | null {
-  if (!value) return null;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith('//')) return value;
-  return `${base.replace(/\/+$/, '')}/${value.replace(/^\/+/, '')}`;
-}
-
 /** `City, Country`, or whichever part exists; null when neither does. */
 export function cityCountry(city: string | null | undefined, country: string | null | undefined): string | null {
   const parts = [city, country].filter((s): s is string => !!s && s.trim() !== '');
   return parts.length ? parts.join(', ') : null;
+}
+
+export interface PricedOffer extends OfferState {
+  pricePerPerson: string;
+}
+
+/** Leading price: the lowest price per person among bookable offers, or undefined when none is. */
+export function leadingPriceCents(offers: PricedOffer[], today: string): { cents?: number; count: number } {
+  let cents: number | undefined;
+  let count = 0;
+  for (const o of offers) {
+    if (!isBookable(o, today)) continue;
+    count++;
+    const c = toCents(o.pricePerPerson);
+    if (cents === undefined || c < cents) cents = c;
+  }
+  return { cents, count };
+}
+
+/** Leading price as the catalog's string ("1234.50"), or null when no offer is bookable. */
+export function leadingPrice(offers: PricedOffer[], today: string): string | null {
+  const { cents } = leadingPriceCents(offers, today);
+  return cents === undefined ? null : formatCents(cents);
 }

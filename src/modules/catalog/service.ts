@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { dateIn } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { formatCents, toCents } from '../../platform/money.js';
+import { assetUrl } from '../../platform/urls.js';
 import type { MarketScope } from '../markets/rules.js';
 import { dayLabel, labelsFor, monthLabel, roomTypeLabel } from './labels.js';
 import {
@@ -18,7 +19,7 @@ import {
   type ProductRow,
   readRevision,
 } from './repository.js';
-import { absoluteUrl, cityCountry, isBookable } from './rules.js';
+import { cityCountry, isBookable, leadingPriceCents } from './rules.js';
 
 const REVISION_CHECK_MS = 1000;
 const OFFERS_TTL_MS = 30_000;
@@ -177,14 +178,13 @@ export class CatalogService {
     const daily = this.daily(cat, today);
     let json = daily.leading.get(id);
     if (!json) {
-      const bookable = (cat.offers.get(id) ?? []).filter((o) => isBookable(o, today));
-      const min = bookable.length ? Math.min(...bookable.map((o) => toCents(o.pricePerPerson))) : undefined;
+      const { cents, count } = leadingPriceCents(cat.offers.get(id) ?? [], today);
       json = body({
         data: {
           product_by_market_id: entry.row.id,
-          price_from: min === undefined ? null : formatCents(min),
+          price_from: cents === undefined ? null : formatCents(cents),
           currency: scope.market.currency.code,
-          offers_count: bookable.length,
+          offers_count: count,
         },
       });
       daily.leading.set(id, json);
@@ -228,7 +228,7 @@ function renderActivity(a: DayActivityRow, lang: string, assets: string) {
     description: a.description,
     tier: a.tier,
     tier_label: labelsFor(lang).activityTiers[a.tier as 'included'] ?? a.tier,
-    image_url: absoluteUrl(assets, a.images[0]),
+    image_url: assetUrl(assets, a.images[0]),
     city: cityCountry(a.city, a.country),
     reasons: a.reasons?.length ? a.reasons : null,
     amenities: a.amenities?.length ? a.amenities : null,
@@ -266,7 +266,7 @@ function renderLocale(
       highlights: p.highlights,
       destination_info: p.destinationInfo,
       url_slug: p.urlSlug,
-      hero_image: absoluteUrl(assets, p.heroImage),
+      hero_image: assetUrl(assets, p.heroImage),
       country_name: p.countryName,
       country_slug: p.countrySlug,
       departure_airports: airports.map((a) => ({
@@ -293,7 +293,7 @@ function renderLocale(
             description: s.description,
             city: cityCountry(s.city, s.country),
             stars: s.stars,
-            image_url: absoluteUrl(assets, s.images[0]),
+            image_url: assetUrl(assets, s.images[0]),
           },
         })),
     })).filter((g) => g.stays.length > 0);

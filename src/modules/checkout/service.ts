@@ -5,8 +5,10 @@ import type { AppContext } from '../../context.js';
 import { dateIn } from '../../platform/clock.js';
 import { AppError, FieldErrorBag } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { assetUrl } from '../../platform/urls.js';
 import { isInsideLeadTime } from '../catalog/rules.js';
 import type { MarketScope } from '../markets/rules.js';
+import { productPath } from '../markets/rules.js';
 import * as repo from './repository.js';
 import {
   checkClient,
@@ -70,9 +72,7 @@ export class CheckoutService {
   }
 
   assetUrl(path: string | null | undefined): string | null {
-    if (!path) return null;
-    if (/^https?:\/\//i.test(path)) return path;
-    return `${this.ctx.config.assetBaseUrl}/${path.replace(/^\/+/, '')}`;
+    return assetUrl(this.ctx.config.assetBaseUrl, path);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -101,8 +101,7 @@ export class CheckoutService {
 
   private productUrl(scope: MarketScope, offer: repo.OfferRow): string | null {
     if (!offer.localizedSlug || offer.localizedStatus !== 'active') return null;
-    const segment = scope.market.tourPathSlugs[scope.lang] ?? 'tours';
-    return `/${scope.market.code}/${scope.lang}/${segment}/${offer.localizedSlug}`;
+    return productPath(scope.market, scope.lang, offer.localizedSlug);
   }
 
   offerSummary(scope: MarketScope, offer: repo.OfferRow) {

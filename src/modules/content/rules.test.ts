@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { assetUrl } from '../../platform/urls.js';
+import { leadingPrice } from '../catalog/rules.js';
+import { productPath } from '../markets/rules.js';
 import {
-  assetUrl,
   DEFAULT_LABELS,
   durationLabel,
   entityTag,
   itineraryLine,
   LABEL_FIELDS,
-  leadingPrice,
   matchesIfNoneMatch,
-  productPath,
   resolveLabels,
   visibleTrailers,
 } from './rules.js';
@@ -129,8 +129,9 @@ describe('leadingPrice', () => {
 
 describe('productPath', () => {
   it('uses the language tour path segment, tours when the market has none', () => {
-    expect(productPath('viajes', 'japon')).toBe('/viajes/japon');
-    expect(productPath(undefined, 'japan')).toBe('/tours/japan');
+    const es = { code: 'es', tourPathSlugs: { es: 'viajes' } };
+    expect(productPath(es, 'es', 'japon')).toBe('/es/es/viajes/japon');
+    expect(productPath(es, 'en', 'japan')).toBe('/es/en/tours/japan');
   });
 });
 

@@ -2,19 +2,7 @@
 // entity tags. No I/O, so each is unit-tested on its own.
 import { createHash } from 'node:crypto';
 import type { Trailer } from '../../db/schema/content.js';
-import { formatCents, toCents } from '../../platform/money.js';
-import { isBookable, type OfferState } from '../catalog/rules.js';
-
-/** A scheme (https:, data:, ...) or a protocol-relative URL: already a URL, served unchanged. */
-const IS_URL = /^([a-z][a-z\d+.-]*:|\/\/)/i;
-
-/** Storage path -> absolute URL under `base`; URLs pass through; empty -> null. */
-export function assetUrl(base: string, value: string | null | undefined): string | null {
-  if (value === null || value === undefined || value.trim() === '') return null;
-  const v = value.trim();
-  if (IS_URL.test(v)) return v;
-  return `${base.replace(/\/+$/, '')}/${v.replace(/^\/+/, '')}`;
-}
+import { assetUrl, isUrl } from '../../platform/urls.js';
 
 export const LABEL_FIELDS = [
   'hero_button_primary',
@@ -121,7 +109,7 @@ export function visibleTrailers(trailers: Trailer[], assetBase: string): Trailer
       posterSrc: assetUrl(assetBase, t.posterImage)!,
       posterAlt: t.posterAlt!,
       ariaLabel: blank(t.ariaLabel) ? t.posterAlt! : t.ariaLabel!,
-      target: t.target ?? (IS_URL.test(href) ? '_blank' : '_self'),
+      target: t.target ?? (isUrl(href) ? '_blank' : '_self'),
     });
   });
   return items;
@@ -150,26 +138,6 @@ const DAY_WORDS: Record<string, [one: string, many: string]> = {
 export function durationLabel(days: number, lang: string): string {
   const [one, many] = DAY_WORDS[lang] ?? DAY_WORDS.en!;
   return `${days} ${days === 1 ? one : many}`;
-}
-
-export interface PricedOffer extends OfferState {
-  pricePerPerson: string;
-}
-
-/** Leading price: the lowest price per person among bookable offers ("1234.50"), or null. */
-export function leadingPrice(offers: PricedOffer[], today: string): string | null {
-  let min: number | null = null;
-  for (const o of offers) {
-    if (!isBookable(o, today)) continue;
-    const cents = toCents(o.pricePerPerson);
-    if (min === null || cents < min) min = cents;
-  }
-  return min === null ? null : formatCents(min);
-}
-
-/** The frontend path of a product page: /<localized tour path segment>/<translated slug>. */
-export function productPath(tourPathSlug: string | undefined, urlSlug: string): string {
-  return `/${tourPathSlug || 'tours'}/${urlSlug}`;
 }
 
 /** A strong entity tag: the body's SHA-1, quoted. */

@@ -4,7 +4,10 @@ import type { AppContext } from '../../context.js';
 import type { ContentMedia, RegionExperiences } from '../../db/schema/content.js';
 import { dateIn } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { assetUrl } from '../../platform/urls.js';
+import { leadingPrice } from '../catalog/rules.js';
 import type { MarketScope } from '../markets/rules.js';
+import { productPath } from '../markets/rules.js';
 import {
   type CountryRow,
   countryTemplateCodes,
@@ -15,15 +18,7 @@ import {
   findRegions,
   type RegionRow,
 } from './repository.js';
-import {
-  assetUrl,
-  durationLabel,
-  itineraryLine,
-  leadingPrice,
-  productPath,
-  resolveLabels,
-  visibleTrailers,
-} from './rules.js';
+import { durationLabel, itineraryLine, resolveLabels, visibleTrailers } from './rules.js';
 import { type Tour, toursByTemplateCode } from './tours.js';
 
 export class ContentService {
@@ -46,7 +41,7 @@ export class ContentService {
   }
 
   private tourPath(scope: MarketScope, tour: Tour): string {
-    return productPath(scope.market.tourPathSlugs[scope.lang], tour.urlSlug);
+    return productPath(scope.market, scope.lang, tour.urlSlug);
   }
 
   private listedCountry(c: CountryRow) {

@@ -5,8 +5,7 @@ import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { itineraryDays, marketProducts, offers, productTemplates } from '../../db/schema/catalog.js';
 import { addDays } from '../../platform/clock.js';
-import { LEAD_TIME_DAYS } from '../catalog/rules.js';
-import type { PricedOffer } from './rules.js';
+import { LEAD_TIME_DAYS, type PricedOffer } from '../catalog/rules.js';
 
 export interface Tour {
   templateCode: string;

@@ -40,3 +40,8 @@ export function resolveScope(
   }
   return { market, lang, locale: localeOf(lang, market.code) };
 }
+
+/** The frontend path of a product page: /<market>/<lang>/<localized tour path segment>/<translated slug>. */
+export function productPath(market: Pick<Market, 'code' | 'tourPathSlugs'>, lang: string, urlSlug: string): string {
+  return `/${market.code}/${lang}/${market.tourPathSlugs[lang] || 'tours'}/${urlSlug}`;
+}
