@@ -105,7 +105,11 @@ describe('GET /cms/regions', () => {
     expect(data[0].countries.map((c: { slug: string }) => c.slug)).toEqual(['vietnam', 'japan', 'india']);
     // japan-alps is a draft in de_DE: left out; vietnam is active there
     expect(data[0].experiences.phases[0].relatedTrips).toEqual([
-      expect.objectContaining({ href: `${FRONT}/de/de/reisen/japan-kompakt`, title: 'Japan kompakt', duration: '12 Tage' }),
+      expect.objectContaining({
+        href: `${FRONT}/de/de/reisen/japan-kompakt`,
+        title: 'Japan kompakt',
+        duration: '12 Tage',
+      }),
       expect.objectContaining({
         href: `${FRONT}/de/de/reisen/vietnam-nord-sued`,
         country: 'Vietnam',
