@@ -1,4 +1,5 @@
 // One place to start anything: serve | worker | migrate | <operator commands>.
+import { existsSync, unlinkSync } from 'node:fs';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -10,6 +11,7 @@ import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
+import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
 
 const builtins: Record<string, Command> = {
   serve: {
@@ -27,6 +29,21 @@ const builtins: Record<string, Command> = {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       await app.listen({ port: cli.config.port, host: cli.config.host });
+      if (cli.database.kind === 'pglite') {
+        // operator commands from other shells run here, on this process's embedded database
+        const path = operatorSocketPath(cli.config.pgliteDir);
+        await serveOperatorChannel(path, (command, argv, io) => {
+          const c = all[command];
+          if (!c || !FORWARDABLE(command)) {
+            io.err(`the running server does not take '${command}'`);
+            return Promise.resolve(2);
+          }
+          return c.run(parseArgs(argv), { ...cli, ...io });
+        });
+        app.addHook('onClose', async () => {
+          if (existsSync(path)) unlinkSync(path);
+        });
+      }
       return -1; // keep running
     },
   },
@@ -59,6 +76,9 @@ const builtins: Record<string, Command> = {
   },
 };
 
+/** Commands a running embedded server runs for another shell (not the long-running ones). */
+const FORWARDABLE = (name: string) => name !== 'serve' && name !== 'worker';
+
 const all: Record<string, Command> = {
   ...builtins,
   ...catalogCommands,
@@ -89,17 +109,26 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  if (!config.databaseUrl) {
+    // an embedded database belongs to the server process when one runs: go through it
+    const socket = operatorSocketPath(config.pgliteDir);
+    if (name === 'serve' || name === 'worker') {
+      if ((await forward(socket, '__ping', [], out, err)) !== null) {
+        err(`an itinera server already runs on ${config.pgliteDir}; stop it first (or use DATABASE_URL)`);
+        return 1;
+      }
+    } else {
+      const code = await forward(socket, name, rest, out, err);
+      if (code !== null) return code;
+    }
+  }
   const log = pino({ level: name === 'serve' || name === 'worker' ? config.logLevel : 'warn' });
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  const cli: CliContext = {
-    config,
-    database,
-    log,
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
-  };
+  const cli: CliContext = { config, database, log, out, err };
   const code = await command.run(parseArgs(rest), cli);
   if (code >= 0) await database.close();
   return code;
