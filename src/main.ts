@@ -20,8 +20,11 @@ const builtins: Record<string, Command> = {
     async run(_args, cli) {
       await loadDemoOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
+      // operator commands from other shells run here, on this process's embedded database
+      const socket = cli.database.kind === 'pglite' ? operatorSocketPath(cli.config.pgliteDir) : undefined;
       const stop = async (signal: string) => {
         app.log.info({ signal }, 'shutting down');
+        if (socket && existsSync(socket)) unlinkSync(socket);
         await app.close();
         await cli.database.close();
         process.exit(0);
@@ -29,19 +32,14 @@ const builtins: Record<string, Command> = {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       await app.listen({ port: cli.config.port, host: cli.config.host });
-      if (cli.database.kind === 'pglite') {
-        // operator commands from other shells run here, on this process's embedded database
-        const path = operatorSocketPath(cli.config.pgliteDir);
-        await serveOperatorChannel(path, (command, argv, io) => {
+      if (socket) {
+        await serveOperatorChannel(socket, (command, argv, io) => {
           const c = all[command];
           if (!c || !FORWARDABLE(command)) {
             io.err(`the running server does not take '${command}'`);
             return Promise.resolve(2);
           }
           return c.run(parseArgs(argv), { ...cli, ...io });
-        });
-        app.addHook('onClose', async () => {
-          if (existsSync(path)) unlinkSync(path);
         });
       }
       return -1; // keep running
