@@ -96,7 +96,12 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   throw new Error('server did not start within 180 s');
 }
 
-async function measure(baseUrl: string, target: BenchTarget, seconds: number) {
+async function measure(
+  baseUrl: string,
+  target: BenchTarget,
+  seconds: number,
+  conns = target.connections ?? connections,
+) {
   // autocannon takes an undefined option as a value: pass only what the target sets
   const opts = Object.fromEntries(
     Object.entries({
@@ -106,7 +111,7 @@ async function measure(baseUrl: string, target: BenchTarget, seconds: number) {
       requests: target.requests,
     }).filter(([, v]) => v !== undefined),
   );
-  return autocannon({ url: baseUrl + (target.path ?? '/'), connections, duration: seconds, ...opts });
+  return autocannon({ url: baseUrl + (target.path ?? '/'), connections: conns, duration: seconds, ...opts });
 }
 
 async function runOn(database: string, env: Record<string, string>, scenarios: BenchScenario[]): Promise<Row[]> {
@@ -129,10 +134,10 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
     for (const target of targets) {
       // the constant route is measured right before each target: on a shared, noisy machine the
       // ratio of two neighbouring runs holds better than one baseline for the whole run
-      const base = await measure(baseUrl, constant, duration);
+      const base = await measure(baseUrl, constant, duration, target.connections ?? connections);
       const baseRow = {
         database,
-        name: `constant JSON (before ${target.name})`,
+        name: `constant JSON (before ${target.name}, ${target.connections ?? connections} conn)`,
         rps: Math.round(base.requests.average),
         p99: base.latency.p99,
         ratio: 0,

@@ -1,15 +1,6 @@
-// Checkout load scenarios for bench/run.ts (autocannon against a running server with demo data).
-// A scenario: { name, connections, duration?, target?: { p99Ms }, setup(baseUrl) -> autocannon
-// options to merge ({ url, method, headers, body }) }. setup runs once before the measured run, so
-// preparing a session is not measured.
-
-interface Scenario {
-  name: string;
-  connections: number;
-  duration?: number;
-  target?: { p99Ms: number };
-  setup(baseUrl: string): Promise<Record<string, unknown>>;
-}
+// Checkout: start (every request a new visitor: no cookie, so a new booking and session each time)
+// and GET session (one visitor's session read again and again), at 20 connections.
+import type { BenchScenario, BenchTarget } from './types.js';
 
 const MARKET = '/api/es/es';
 
@@ -26,40 +17,37 @@ async function bookableOfferId(baseUrl: string): Promise<number> {
   throw new Error('no bookable offer in the demo data');
 }
 
-const scenarios: Scenario[] = [
-  {
-    name: 'checkout start (a new visitor on every request)',
-    connections: 20,
-    target: { p99Ms: 25 },
-    async setup(baseUrl) {
-      const offerId = await bookableOfferId(baseUrl);
-      // no cookie is sent, so every request is a new visitor with a new booking and session
-      return {
-        url: `${baseUrl}${MARKET}/checkout/${offerId}`,
+export const scenario: BenchScenario = {
+  name: 'checkout',
+  async targets(baseUrl) {
+    const offerId = await bookableOfferId(baseUrl);
+    const started = await fetch(`${baseUrl}${MARKET}/checkout/${offerId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const cookie = started.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const targets: BenchTarget[] = [
+      {
+        name: 'checkout: start (new visitor)',
+        path: `${MARKET}/checkout/${offerId}`,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{}',
-      };
-    },
+        connections: 20,
+        p99TargetMs: 25,
+      },
+      {
+        name: 'checkout: GET session',
+        path: `${MARKET}/checkout`,
+        headers: { cookie },
+        connections: 20,
+        p99TargetMs: 10,
+      },
+    ];
+    return targets;
   },
-  {
-    name: 'checkout GET session',
-    connections: 20,
-    target: { p99Ms: 10 },
-    async setup(baseUrl) {
-      const offerId = await bookableOfferId(baseUrl);
-      const res = await fetch(`${baseUrl}${MARKET}/checkout/${offerId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      const cookie = res.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ');
-      return { url: `${baseUrl}${MARKET}/checkout`, method: 'GET', headers: { cookie } };
-    },
-  },
-];
-
-export default scenarios;
+};

@@ -13,6 +13,10 @@ export interface BenchTarget {
   body?: string;
   /** autocannon request sequence (setupRequest can make every request different) */
   requests?: Request[];
+  /** concurrent connections for this target (and its constant baseline); default BENCH_CONNECTIONS */
+  connections?: number;
+  /** the p99 target in ms, printed beside the figure */
+  p99TargetMs?: number;
 }
 
 export interface BenchScenario {
