@@ -2,13 +2,9 @@
 // About Us singleton. Records hold language-neutral fields; texts live in one translation row per
 // (record, locale). Natural keys (slug, locale) are unique so the import can upsert on them.
 import { sql } from 'drizzle-orm';
-import { check, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { productTemplates } from './catalog.js';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
+import { timestamps } from './columns.js';
 
 /** A storage path (joined to ASSET_BASE_URL when served) or an absolute URL, with its alt text. */
 export interface ContentMedia {

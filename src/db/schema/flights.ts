@@ -18,11 +18,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { bookings, clients } from './checkout.js';
-
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
+import { timestamps } from './columns.js';
 
 /** Travelers, created from traveler_data at finalization and attached to the client. */
 export const passengers = pgTable(
