@@ -24,14 +24,21 @@ export interface NewsletterCrmPayload {
 
 export const NEWSLETTER_CRM_JOB = 'newsletter.crm-sync';
 
-export function newsletterCrmSyncJob(deps: CrmDeps): JobDefinition<NewsletterCrmPayload> {
+/** The contract's settings of every job on the CRM queue: 3 tries, 120 s, 30/60/180 s, unique 600 s. */
+export function crmSyncJobSettings(deps: CrmDeps) {
   return {
-    name: NEWSLETTER_CRM_JOB,
     queue: deps.config.queue.crmSyncQueue,
     tries: 3,
     timeoutSeconds: 120,
     backoffSeconds: [30, 60, 180],
     uniqueSeconds: 600,
+  };
+}
+
+export function newsletterCrmSyncJob(deps: CrmDeps): JobDefinition<NewsletterCrmPayload> {
+  return {
+    name: NEWSLETTER_CRM_JOB,
+    ...crmSyncJobSettings(deps),
     handler: (payload) => syncSubscriber(deps, payload),
     onExhausted: (payload, _job, error) => markExhausted(deps, 'newsletter_subscriber', payload.subscriberId, error),
   };

@@ -4,7 +4,7 @@
 
 import type { DispatchOptions, JobDefinition, JobOutcome } from '../../platform/queue.js';
 import { outcome } from '../../platform/queue.js';
-import { consentValues } from '../crm/jobs.js';
+import { consentValues, crmSyncJobSettings } from '../crm/jobs.js';
 import { CONSENT_FIELDS, LEAD_FIELDS } from '../crm/pipedrive.js';
 import { leadTitle } from '../crm/rules.js';
 import {
@@ -29,11 +29,7 @@ export const LEAD_CRM_JOB = 'lead.crm-push';
 export function leadCrmPushJob(deps: CrmDeps): JobDefinition<LeadCrmPayload> {
   return {
     name: LEAD_CRM_JOB,
-    queue: deps.config.queue.crmSyncQueue,
-    tries: 3,
-    timeoutSeconds: 120,
-    backoffSeconds: [30, 60, 180],
-    uniqueSeconds: 600,
+    ...crmSyncJobSettings(deps),
     handler: (payload) => pushLead(deps, payload),
     onExhausted: (payload, _job, error) => markExhausted(deps, 'lead', payload.leadId, error),
   };
