@@ -16,6 +16,7 @@ import { flightsRoutes } from './modules/flights/routes.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
+import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  await monitoringRoutes(app, ctx); // first: its request hooks cover every route
   await marketRoutes(app, ctx);
   await catalogRoutes(app, ctx);
   await contentRoutes(app, ctx);

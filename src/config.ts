@@ -64,6 +64,8 @@ export interface Config {
     apiToken: string;
   };
   deploymentToken: string;
+  /** HTTP Basic credentials of the monitoring pages; required (else 503) in production and staging */
+  dashboard: { user: string; password: string };
   health: {
     expectedEnv?: string;
     notifyEmail: string;
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiToken: str(env, 'FLIGHTS_API_TOKEN', ''),
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
+    dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
     health: {
       expectedEnv: env.HEALTH_EXPECTED_ENV || undefined,
       notifyEmail: str(env, 'HEALTH_NOTIFY_EMAIL', ''),

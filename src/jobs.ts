@@ -5,6 +5,7 @@ import { jobs as crmJobs } from './modules/crm/jobs.js';
 import { jobs as flightJobs } from './modules/flights/jobs.js';
 import { jobs as leadJobs } from './modules/leads/jobs.js';
 import { jobs as marketingJobs } from './modules/marketing/jobs.js';
+import { jobs as monitoringJobs, scheduleMonitoringJobs } from './modules/monitoring/jobs.js';
 import { PRUNE_HEALTH_HISTORY_CRON, pruneHealthHistoryJob } from './modules/ops/jobs.js';
 import type { JobDefinition } from './platform/queue.js';
 
@@ -14,6 +15,7 @@ const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [
   leadJobs,
   flightJobs,
   (ctx) => [pruneHealthHistoryJob(ctx)],
+  monitoringJobs,
 ];
 
 export function allJobs(ctx: AppContext): JobDefinition<any>[] {
@@ -27,4 +29,5 @@ export function registerJobs(ctx: AppContext): void {
 /** Recurring jobs: pg-boss stores each schedule once per cluster; calling this again is harmless. */
 export async function scheduleJobs(ctx: AppContext): Promise<void> {
   await ctx.queue.schedule(pruneHealthHistoryJob(ctx), PRUNE_HEALTH_HISTORY_CRON, {});
+  await scheduleMonitoringJobs(ctx);
 }

@@ -4,5 +4,6 @@ export * from './content.js';
 export * from './crm.js';
 export * from './flights.js';
 export * from './marketing.js';
+export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './ops.js';
