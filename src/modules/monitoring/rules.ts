@@ -74,7 +74,7 @@ export function storablePath(url: string): string {
 export function storableErrorMessage(message: string): string {
   const masked = message
     .replace(/(\w+:\/\/)[^/\s:@]*:[^@\s]*@/g, '$1***@')
-    .replace(/(bearer\s+)\S+/gi, '$1***')
+    .replace(/(bearer\s+)[^\s;,]+/gi, '$1***')
     .replace(/((?:token|secret|password|api[_-]?key|key)\s*[=:]\s*)[^\s&,;]+/gi, '$1***');
   return masked.length > 1000 ? `${masked.slice(0, 1000)}…` : masked;
 }
