@@ -4,7 +4,7 @@
 // constant-JSON route of the same server: req/s, p99 latency, ratio to the constant route, and the
 // server's peak RSS. Machines here are noisy; the ratios are what to compare.
 // Settings: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 50),
-// BENCH_ONLY=pglite|postgres.
+// BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,10 +46,11 @@ async function loadScenarios(): Promise<BenchScenario[]> {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.ts') && f !== 'types.ts' && !f.endsWith('.d.ts'))
     .sort();
+  const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
   const out: BenchScenario[] = [];
   for (const f of files) {
     const mod = (await import(pathToFileURL(join(dir, f)).href)) as { scenario?: BenchScenario };
-    if (mod.scenario) out.push(mod.scenario);
+    if (mod.scenario && (!only || only.includes(mod.scenario.name))) out.push(mod.scenario);
   }
   return out;
 }

@@ -17,8 +17,15 @@ export interface Database {
   db: Db;
   /** Runs parameterless SQL that may hold several statements. */
   exec(sql: string): Promise<void>;
-  /** Runs one parameterised statement. */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  /**
+   * Runs one parameterised statement. `name` makes it a named prepared statement on PostgreSQL
+   * (parsed and planned once per connection; one name, one text); PGlite ignores it.
+   */
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    name?: string,
+  ): Promise<{ rows: T[]; rowCount: number }>;
   close(): Promise<void>;
   pglite?: PGlite;
   pool?: pg.Pool;
@@ -39,8 +46,8 @@ export function connectPostgres(url: string, max = 10): Database {
     async exec(sql) {
       await pool.query(sql);
     },
-    async query(sql, params) {
-      const r = await pool.query(sql, params as unknown[]);
+    async query(sql, params, name) {
+      const r = await pool.query({ text: sql, values: params as unknown[], name });
       return { rows: r.rows, rowCount: r.rowCount ?? 0 };
     },
     close: () => pool.end(),

@@ -1,8 +1,7 @@
 // SQL of the checkout: reads of the catalog rows a checkout prices from, bookings and their funnel,
 // API tokens. Plain objects out; money as NUMERIC strings or cents.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import type { Db, DbOrTx, Tx } from '../../db/database.js';
+import type { Database, DbOrTx } from '../../db/database.js';
 import {
   accommodations,
   activities,
@@ -15,10 +14,7 @@ import {
   hotels,
   itineraryDayActivities,
   itineraryDays,
-  marketProducts,
-  markets,
   offers,
-  productTemplates,
   tourDayTransfers,
   transferRates,
   transfers,
@@ -51,47 +47,25 @@ export interface OfferRow {
   localizedStatus: string | null;
 }
 
+// One named statement (checkout's hottest read: every start and option GET): parsed and planned
+// once per connection; dates and money as text, as Drizzle's string modes give them.
+const FIND_OFFER = `SELECT o.id, o.status, o.departure_date::text AS "departureDate", o.return_date::text AS "returnDate",
+  o.pax_count AS "paxCount", o.land_base_price::text AS "landBasePrice", o.flight_price::text AS "flightPrice",
+  o.margin_percent::text AS "marginPercent", o.final_price::text AS "finalPrice",
+  o.price_per_person::text AS "pricePerPerson", mp.id AS "marketProductId", mp.status AS "productStatus", mp.sku,
+  mp.market_id AS "marketId", m.code AS "marketCode", t.id AS "templateId", t.trip_duration_days AS "tripDurationDays",
+  t.package_service_name AS "packageServiceName", l.title AS "localizedTitle", l.url_slug AS "localizedSlug",
+  l.status AS "localizedStatus"
+  FROM offers o
+  JOIN market_products mp ON mp.id = o.market_product_id
+  JOIN markets m ON m.id = mp.market_id
+  JOIN product_templates t ON t.id = mp.template_id
+  LEFT JOIN market_products l ON l.template_id = mp.template_id AND l.market_id = mp.market_id AND l.language = $2
+ WHERE o.id = $1`;
+
 /** The offer with its product, template and the product of the requested language. */
-export async function findOffer(db: DbOrTx, offerId: number, lang: string): Promise<OfferRow | null> {
-  const local = alias(marketProducts, 'local');
-  const rows = await db
-    .select({
-      id: offers.id,
-      status: offers.status,
-      departureDate: offers.departureDate,
-      returnDate: offers.returnDate,
-      paxCount: offers.paxCount,
-      landBasePrice: offers.landBasePrice,
-      flightPrice: offers.flightPrice,
-      marginPercent: offers.marginPercent,
-      finalPrice: offers.finalPrice,
-      pricePerPerson: offers.pricePerPerson,
-      marketProductId: marketProducts.id,
-      productStatus: marketProducts.status,
-      sku: marketProducts.sku,
-      marketId: marketProducts.marketId,
-      marketCode: markets.code,
-      templateId: productTemplates.id,
-      tripDurationDays: productTemplates.tripDurationDays,
-      packageServiceName: productTemplates.packageServiceName,
-      localizedTitle: local.title,
-      localizedSlug: local.urlSlug,
-      localizedStatus: local.status,
-    })
-    .from(offers)
-    .innerJoin(marketProducts, eq(marketProducts.id, offers.marketProductId))
-    .innerJoin(markets, eq(markets.id, marketProducts.marketId))
-    .innerJoin(productTemplates, eq(productTemplates.id, marketProducts.templateId))
-    .leftJoin(
-      local,
-      and(
-        eq(local.templateId, marketProducts.templateId),
-        eq(local.marketId, marketProducts.marketId),
-        eq(local.language, lang),
-      ),
-    )
-    .where(eq(offers.id, offerId))
-    .limit(1);
+export async function findOffer(database: Database, offerId: number, lang: string): Promise<OfferRow | null> {
+  const { rows } = await database.query<OfferRow>(FIND_OFFER, [offerId, lang], 'checkout_find_offer');
   return rows[0] ?? null;
 }
 
@@ -278,25 +252,58 @@ export interface NewBooking {
 }
 
 /**
- * Runs writes in a transaction that does not wait for the WAL flush (synchronous_commit off).
- * Used for checkout sessions and just-started bookings: after a crash the last few hundred
- * milliseconds of them may be lost (the visitor starts again), never corrupted; the commit does not
- * wait for a disk flush, which is most of a start's latency on PostgreSQL.
+ * Relaxed commits: writes of checkout sessions and just-started bookings do not wait for the WAL
+ * flush (synchronous_commit off for that transaction only). After a crash the last few hundred
+ * milliseconds of them may be lost (the visitor starts again), never corrupted; the flush wait is
+ * most of a write's latency on PostgreSQL. A statement that starts with this CTE and reads from
+ * `relaxed` (INSERT ... SELECT ... FROM relaxed, UPDATE ... FROM relaxed) sets it for its own
+ * implicit transaction, as SET LOCAL would, so a relaxed write is one round trip instead of four
+ * (BEGIN, SET LOCAL, the write, COMMIT).
  */
-export async function relaxedCommit<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL synchronous_commit = off`);
-    return fn(tx);
-  });
+export const RELAXED_CTE = `relaxed AS (SELECT set_config('synchronous_commit', 'off', true) AS sc)`;
+
+const BOOKING_COLUMNS = `reference, offer_id, market_code, language, pax_count, actual_pax_count, actual_room_type,
+  is_non_standard_pax, total_price, currency`;
+const BOOKING_VALUES = `$1::varchar, $2::int, $3::varchar, $4::varchar, $5::int, $6::int, $7::varchar, $8::boolean,
+  $9::numeric, $10::varchar`;
+
+export function bookingParams(b: NewBooking): unknown[] {
+  return [
+    b.reference,
+    b.offerId,
+    b.marketCode,
+    b.language,
+    b.paxCount,
+    b.actualPaxCount,
+    b.actualRoomType,
+    b.isNonStandardPax,
+    b.totalPrice,
+    b.currency,
+  ];
 }
 
-/** Inserts the booking; null when the reference is taken (the caller draws another one). */
-export async function insertBooking(db: DbOrTx, b: NewBooking): Promise<{ id: number; reference: string } | null> {
-  const rows = await db
-    .insert(bookings)
-    .values(b)
-    .onConflictDoNothing({ target: bookings.reference })
-    .returning({ id: bookings.id, reference: bookings.reference });
+/**
+ * The booking insert of a start (relaxed commit, one statement): `FROM relaxed` first, then the
+ * caller's own CTEs may follow; `inserted` holds the new row, none when the reference is taken.
+ */
+export const INSERT_BOOKING_CTE = `WITH ${RELAXED_CTE},
+inserted AS (
+  INSERT INTO bookings (${BOOKING_COLUMNS})
+  SELECT ${BOOKING_VALUES} FROM relaxed
+  ON CONFLICT (reference) DO NOTHING
+  RETURNING id, reference
+)`;
+
+/** Inserts the booking (relaxed commit); null when the reference is taken (the caller draws another one). */
+export async function insertBooking(
+  database: Database,
+  b: NewBooking,
+): Promise<{ id: number; reference: string } | null> {
+  const { rows } = await database.query<{ id: number; reference: string }>(
+    `${INSERT_BOOKING_CTE} SELECT id, reference FROM inserted`,
+    bookingParams(b),
+    'checkout_insert_booking',
+  );
   return rows[0] ?? null;
 }
 

@@ -85,7 +85,9 @@ export class CheckoutService {
    */
   async offerFor(scope: MarketScope, offerId: number, purpose: 'start' | 'read' | 'session'): Promise<repo.OfferRow> {
     const offer =
-      Number.isSafeInteger(offerId) && offerId > 0 ? await repo.findOffer(this.db, offerId, scope.lang) : null;
+      Number.isSafeInteger(offerId) && offerId > 0
+        ? await repo.findOffer(this.ctx.database, offerId, scope.lang)
+        : null;
     const notFound = () => new AppError(404, 'offer_not_found', `Offer ${offerId} not found.`);
     if (!offer || offer.marketId !== scope.market.id) throw notFound();
     if (purpose === 'session') return offer;
@@ -264,30 +266,10 @@ export class CheckoutService {
     }
 
     const now = this.now();
-    // a taken reference inserts nothing (ON CONFLICT DO NOTHING) and is redrawn
-    const booking = await repo.relaxedCommit(this.db, async (tx) => {
-      for (let attempt = 0; attempt < 8; attempt++) {
-        const row = await repo.insertBooking(tx, {
-          reference: drawReference(randomBytes(6)),
-          offerId: offer.id,
-          marketCode: scope.market.code,
-          language: scope.lang,
-          paxCount: offer.paxCount,
-          actualPaxCount: pax,
-          actualRoomType: roomType,
-          isNonStandardPax: nonStandard,
-          totalPrice: formatCents(baseCents),
-          currency,
-        });
-        if (row) return row;
-      }
-      throw new Error('could not draw a free booking reference');
-    });
-
     const state: SessionState = {
       offerId: offer.id,
-      bookingId: booking.id,
-      bookingReference: booking.reference,
+      bookingId: 0, // set from the inserted booking below
+      bookingReference: '',
       startedAt: now.toISOString(),
       marketCode: scope.market.code,
       lang: scope.lang,
@@ -307,8 +289,31 @@ export class CheckoutService {
     };
     const token = randomBytes(32).toString('base64url');
     const visitor = visitorId ?? randomBytes(18).toString('base64url');
-    await this.store.replace({ id: sha256(token), visitorId: visitor, state, expiresAt: this.expiry() }, now);
-    return { view: this.view(state), token, visitorId: visitor };
+    const session = { id: sha256(token), visitorId: visitor, state, expiresAt: this.expiry() };
+    // a taken reference inserts nothing (ON CONFLICT DO NOTHING) and is redrawn
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const booking: repo.NewBooking = {
+        reference: drawReference(randomBytes(6)),
+        offerId: offer.id,
+        marketCode: scope.market.code,
+        language: scope.lang,
+        paxCount: offer.paxCount,
+        actualPaxCount: pax,
+        actualRoomType: roomType,
+        isNonStandardPax: nonStandard,
+        totalPrice: formatCents(baseCents),
+        currency,
+      };
+      const row = this.store.startWithBooking
+        ? await this.store.startWithBooking(booking, session, now)
+        : await repo.insertBooking(this.ctx.database, booking);
+      if (!row) continue;
+      state.bookingId = row.id;
+      state.bookingReference = row.reference;
+      if (!this.store.startWithBooking) await this.store.replace(session, now);
+      return { view: this.view(state), token, visitorId: visitor };
+    }
+    throw new Error('could not draw a free booking reference');
   }
 
   /** GET session (404 without one), with the price refresh of currentSession. */

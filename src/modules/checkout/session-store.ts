@@ -1,10 +1,10 @@
 // Server-side checkout sessions behind one interface: PostgreSQL (default) or Redis (when
 // REDIS_URL is set). A visitor has at most one live session; starting again replaces it atomically.
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Database, Db } from '../../db/database.js';
 import { checkoutSessions } from '../../db/schema/index.js';
-import { relaxedCommit } from './repository.js';
+import { bookingParams, INSERT_BOOKING_CTE, type NewBooking, RELAXED_CTE } from './repository.js';
 import type { ClientData, TravelerData } from './rules.js';
 
 export interface HotelSelection {
@@ -81,6 +81,16 @@ export interface StoredSession {
 export interface SessionStore {
   /** Stores a new session and discards the visitor's previous one in the same step. */
   replace(session: StoredSession, now: Date): Promise<void>;
+  /**
+   * Optional: inserts the booking and replaces the visitor's session with `session` (its state's
+   * bookingId and bookingReference taken from the new booking) in one step. Null, and nothing
+   * stored, when the booking reference is taken. Stores without it get insertBooking + replace.
+   */
+  startWithBooking?(
+    booking: NewBooking,
+    session: StoredSession,
+    now: Date,
+  ): Promise<{ id: number; reference: string } | null>;
   /** The live (unexpired) session with this id. */
   find(id: string, now: Date): Promise<StoredSession | null>;
   /** Merges top-level state keys and extends the expiry; false when the session is gone. */
@@ -95,37 +105,62 @@ export class DbSessionStore implements SessionStore {
     this.db = database.db;
   }
 
+  // the unique visitor_id makes concurrent starts of one visitor serialize on one row
+  private static readonly UPSERT = `ON CONFLICT (visitor_id) DO UPDATE SET id = excluded.id,
+    booking_id = excluded.booking_id, offer_id = excluded.offer_id, market_code = excluded.market_code,
+    data = excluded.data, expires_at = excluded.expires_at, created_at = excluded.created_at,
+    updated_at = excluded.updated_at`;
+
   async replace(s: StoredSession, now: Date): Promise<void> {
-    const values = {
-      id: s.id,
-      visitorId: s.visitorId,
-      bookingId: s.state.bookingId,
-      offerId: s.state.offerId,
-      marketCode: s.state.marketCode,
-      data: s.state as unknown as Record<string, unknown>,
-      expiresAt: s.expiresAt,
-      createdAt: now,
-      updatedAt: now,
-    };
-    // the unique visitor_id makes concurrent starts of one visitor serialize on one row
-    await relaxedCommit(this.db, (tx) =>
-      tx
-        .insert(checkoutSessions)
-        .values(values)
-        .onConflictDoUpdate({
-          target: checkoutSessions.visitorId,
-          set: {
-            id: sql`excluded.id`,
-            bookingId: sql`excluded.booking_id`,
-            offerId: sql`excluded.offer_id`,
-            marketCode: sql`excluded.market_code`,
-            data: sql`excluded.data`,
-            expiresAt: sql`excluded.expires_at`,
-            createdAt: sql`excluded.created_at`,
-            updatedAt: sql`excluded.updated_at`,
-          },
-        }),
+    await this.database.query(
+      `WITH ${RELAXED_CTE}
+       INSERT INTO checkout_sessions (id, visitor_id, booking_id, offer_id, market_code, data, expires_at, created_at, updated_at)
+       SELECT $1::varchar, $2::varchar, $3::int, $4::int, $5::varchar, $6::jsonb, $7::timestamptz, $8::timestamptz,
+              $8::timestamptz FROM relaxed
+       ${DbSessionStore.UPSERT}`,
+      [
+        s.id,
+        s.visitorId,
+        s.state.bookingId,
+        s.state.offerId,
+        s.state.marketCode,
+        JSON.stringify(s.state),
+        s.expiresAt.toISOString(),
+        now.toISOString(),
+      ],
+      'checkout_replace_session',
     );
+  }
+
+  // start: booking and session in one statement and one relaxed commit (the session row references
+  // the booking inserted by the CTE before it; its data gets the new booking id and reference)
+  async startWithBooking(
+    booking: NewBooking,
+    s: StoredSession,
+    now: Date,
+  ): Promise<{ id: number; reference: string } | null> {
+    const { rows } = await this.database.query<{ id: number; reference: string }>(
+      `${INSERT_BOOKING_CTE},
+       session AS (
+         INSERT INTO checkout_sessions (id, visitor_id, booking_id, offer_id, market_code, data, expires_at, created_at, updated_at)
+         SELECT $11::varchar, $12::varchar, i.id, $2::int, $3::varchar,
+                $13::jsonb || jsonb_build_object('bookingId', i.id, 'bookingReference', i.reference),
+                $14::timestamptz, $15::timestamptz, $15::timestamptz
+           FROM inserted i
+         ${DbSessionStore.UPSERT}
+       )
+       SELECT id, reference FROM inserted`,
+      [
+        ...bookingParams(booking),
+        s.id,
+        s.visitorId,
+        JSON.stringify(s.state),
+        s.expiresAt.toISOString(),
+        now.toISOString(),
+      ],
+      'checkout_start',
+    );
+    return rows[0] ?? null;
   }
 
   async find(id: string, now: Date): Promise<StoredSession | null> {
@@ -141,6 +176,7 @@ export class DbSessionStore implements SessionStore {
          FROM checkout_sessions s LEFT JOIN offers o ON o.id = s.offer_id
         WHERE s.id = $1 AND s.expires_at > $2`,
       [id, now.toISOString()],
+      'checkout_find_session',
     );
     const r = rows[0];
     if (!r) return null;
@@ -154,16 +190,14 @@ export class DbSessionStore implements SessionStore {
   }
 
   async patch(id: string, patch: Partial<SessionState>, expiresAt: Date, now: Date): Promise<boolean> {
-    const rows = await relaxedCommit(this.db, (tx) =>
-      tx
-        .update(checkoutSessions)
-        .set({
-          data: sql`${checkoutSessions.data} || ${JSON.stringify(patch)}::jsonb`,
-          expiresAt,
-          updatedAt: now,
-        })
-        .where(and(eq(checkoutSessions.id, id), gt(checkoutSessions.expiresAt, now)))
-        .returning({ id: checkoutSessions.id }),
+    const { rows } = await this.database.query(
+      `WITH ${RELAXED_CTE}
+       UPDATE checkout_sessions SET data = data || $1::jsonb, expires_at = $2::timestamptz, updated_at = $3::timestamptz
+         FROM relaxed
+        WHERE id = $4 AND expires_at > $3::timestamptz
+       RETURNING id`,
+      [JSON.stringify(patch), expiresAt.toISOString(), now.toISOString(), id],
+      'checkout_patch_session',
     );
     return rows.length > 0;
   }

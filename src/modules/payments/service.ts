@@ -118,7 +118,7 @@ export class PaymentService {
     if (!booking || booking.marketCode !== scope.market.code || booking.status === BookingStatus.checkout) {
       throw new AppError(404, 'booking_not_found', `Booking ${reference} not found.`);
     }
-    const offer = await checkoutRepo.findOffer(db, booking.offerId, scope.lang);
+    const offer = await checkoutRepo.findOffer(this.ctx.database, booking.offerId, scope.lang);
     const summary = offer ? this.sessions.checkout.offerSummary(scope, offer) : null;
     const hero = offer ? await bookingsRepo.productHeroImage(db, offer.marketProductId) : null;
     const travelers = (await bookingsRepo.passengerCount(db, booking.id)) || booking.actualPaxCount;
