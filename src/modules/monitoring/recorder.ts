@@ -29,7 +29,8 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 export class RequestRecorder {
   private aggregates = new Map<string, AggregateRow & { durationBuckets: number[] }>();
-  private entries: TelescopeInsert[] = [];
+  // kept as recorded and made storable at flush time, so the request path stays a push
+  private entries: { r: RecordedRequest; at: Date }[] = [];
   private dropped = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly maxPending: number;
@@ -39,7 +40,7 @@ export class RequestRecorder {
     private readonly ctx: Pick<AppContext, 'database' | 'clock' | 'log'>,
     opts: RecorderOptions = {},
   ) {
-    this.maxPending = opts.maxPendingEntries ?? 5_000;
+    this.maxPending = opts.maxPendingEntries ?? 1_000;
     this.timer = setInterval(() => void this.flush(), opts.flushIntervalMs ?? 10_000);
     this.timer.unref();
   }
@@ -73,18 +74,7 @@ export class RequestRecorder {
       this.dropped += 1;
       return;
     }
-    this.entries.push({
-      requestId: r.requestId.slice(0, 100),
-      method: r.method.slice(0, 10),
-      path: storablePath(r.url),
-      route: r.route?.slice(0, 300) ?? null,
-      status: r.status,
-      durationMs: Math.round(r.durationMs * 100) / 100,
-      headers: storableHeaders(r.headers),
-      errorName: r.error ? r.error.name.slice(0, 100) : null,
-      errorMessage: r.error ? storableErrorMessage(r.error.message) : null,
-      recordedAt: at,
-    });
+    this.entries.push({ r, at });
   }
 
   /** writes what is buffered (one insert per table); flushes run one after another */
@@ -100,7 +90,7 @@ export class RequestRecorder {
 
   private async write(): Promise<void> {
     const aggregates = [...this.aggregates.values()];
-    const entries = this.entries;
+    const entries = this.entries.map(({ r, at }) => storableEntry(r, at));
     const dropped = this.dropped;
     this.aggregates = new Map();
     this.entries = [];
@@ -117,4 +107,20 @@ export class RequestRecorder {
       this.ctx.log.error({ err, rows: entries.length }, 'request log entries could not be written');
     }
   }
+}
+
+/** The request-log row of a recorded request: truncated fields, secret headers and query left out. */
+function storableEntry(r: RecordedRequest, at: Date): TelescopeInsert {
+  return {
+    requestId: r.requestId.slice(0, 100),
+    method: r.method.slice(0, 10),
+    path: storablePath(r.url),
+    route: r.route?.slice(0, 300) ?? null,
+    status: r.status,
+    durationMs: Math.round(r.durationMs * 100) / 100,
+    headers: storableHeaders(r.headers),
+    errorName: r.error ? r.error.name.slice(0, 100) : null,
+    errorMessage: r.error ? storableErrorMessage(r.error.message) : null,
+    recordedAt: at,
+  };
 }
