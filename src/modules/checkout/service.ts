@@ -531,30 +531,22 @@ export class CheckoutService {
     const s = await this.requireSession(scope, token);
     const offer = await this.offerFor(scope, s.state.offerId, 'session');
     const days = await this.buildActivities(scope, offer);
-    const bag = new FieldErrorBag();
-    input.items.forEach((item, i) => {
-      const dup = input.items.findIndex(
-        (o, j) => j < i && o.activity_id === item.activity_id && o.day_number === item.day_number,
-      );
-      if (dup >= 0) bag.add(`activity_selections.${i}`, `The activity is already selected (selection ${dup}).`);
-    });
-    bag.throwIfAny(400);
-    const activitySelections = input.items.map((item) => {
-      const option = days
-        .find((d) => d.day_number === item.day_number)
-        ?.available_activities.find((a) => a.id === item.activity_id);
-      const what = `Activity ${item.activity_id} on day ${item.day_number}`;
-      if (!option)
-        throw new AppError(422, 'activity_not_available', `${what} is not an optional activity of this tour.`);
-      if (option.priceCents === null) throw new AppError(422, 'activity_not_available', `${what} has no price.`);
-      return {
-        activity_id: item.activity_id,
-        day_number: item.day_number,
-        price_cents: option.priceCents,
-        activity_name: option.name,
-        location: option.location,
-      };
-    });
+    const activitySelections = chooseDayExtras(
+      input.items.map((i) => ({ id: i.activity_id, day: i.day_number })),
+      (day) => days.find((d) => d.day_number === day)?.available_activities,
+      {
+        field: 'activity_selections',
+        noun: 'Activity',
+        code: 'activity_not_available',
+        missing: 'is not an optional activity of this tour',
+      },
+    ).map(({ id, day, option }) => ({
+      activity_id: id,
+      day_number: day,
+      price_cents: option.priceCents,
+      activity_name: option.name,
+      location: option.location,
+    }));
     const state = await this.save(s, { activitySelections });
     await this.advance(state, STEP_AFTER.activities, input.advance);
     return this.view(state);
@@ -629,29 +621,22 @@ export class CheckoutService {
     const s = await this.requireSession(scope, token);
     const offer = await this.offerFor(scope, s.state.offerId, 'session');
     const days = await this.buildTransfers(scope, offer);
-    const bag = new FieldErrorBag();
-    input.items.forEach((item, i) => {
-      const dup = input.items.findIndex(
-        (o, j) => j < i && o.transfer_id === item.transfer_id && o.day_number === item.day_number,
-      );
-      if (dup >= 0) bag.add(`transfer_selections.${i}`, `The transfer is already selected (selection ${dup}).`);
-    });
-    bag.throwIfAny(400);
-    const transferSelections = input.items.map((item) => {
-      const option = days
-        .find((d) => d.day_number === item.day_number)
-        ?.available_transfers.find((t) => t.id === item.transfer_id);
-      const what = `Transfer ${item.transfer_id} on day ${item.day_number}`;
-      if (!option) throw new AppError(422, 'transfer_not_available', `${what} is not available for that day.`);
-      if (option.priceCents === null) throw new AppError(422, 'transfer_not_available', `${what} has no price.`);
-      return {
-        transfer_id: item.transfer_id,
-        day_number: item.day_number,
-        price_cents: option.priceCents,
-        transfer_name: option.name,
-        location: option.location,
-      };
-    });
+    const transferSelections = chooseDayExtras(
+      input.items.map((i) => ({ id: i.transfer_id, day: i.day_number })),
+      (day) => days.find((d) => d.day_number === day)?.available_transfers,
+      {
+        field: 'transfer_selections',
+        noun: 'Transfer',
+        code: 'transfer_not_available',
+        missing: 'is not available for that day',
+      },
+    ).map(({ id, day, option }) => ({
+      transfer_id: id,
+      day_number: day,
+      price_cents: option.priceCents,
+      transfer_name: option.name,
+      location: option.location,
+    }));
     const state = await this.save(s, { transferSelections });
     await this.advance(state, STEP_AFTER.transfers, input.advance);
     return this.view(state);
@@ -705,4 +690,36 @@ export async function createApiToken(
   const token = `itn_${randomBytes(30).toString('base64url')}`;
   const id = await repo.insertToken(db, name, sha256(token), abilities);
   return { id, token };
+}
+
+interface DayExtraOption {
+  id: number;
+  name: string;
+  location: string | null;
+  priceCents: number | null;
+}
+
+/**
+ * Checks chosen day extras (activities or transfers): no choice twice (400), each one an option of
+ * its day (422 `code`) with a supplier price (422 too). Prices come from the options, never the client.
+ */
+function chooseDayExtras<O extends DayExtraOption>(
+  items: { id: number; day: number }[],
+  optionsOfDay: (day: number) => O[] | undefined,
+  kind: { field: string; noun: string; code: string; missing: string },
+): { id: number; day: number; option: O & { priceCents: number } }[] {
+  const bag = new FieldErrorBag();
+  items.forEach((item, i) => {
+    const dup = items.findIndex((o, j) => j < i && o.id === item.id && o.day === item.day);
+    if (dup >= 0)
+      bag.add(`${kind.field}.${i}`, `The ${kind.noun.toLowerCase()} is already selected (selection ${dup}).`);
+  });
+  bag.throwIfAny(400);
+  return items.map(({ id, day }) => {
+    const option = optionsOfDay(day)?.find((o) => o.id === id);
+    const what = `${kind.noun} ${id} on day ${day}`;
+    if (!option) throw new AppError(422, kind.code, `${what} ${kind.missing}.`);
+    if (option.priceCents === null) throw new AppError(422, kind.code, `${what} has no price.`);
+    return { id, day, option: option as O & { priceCents: number } };
+  });
 }
