@@ -6,7 +6,7 @@ import { dateIn } from '../../platform/clock.js';
 import { AppError, FieldErrorBag } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { assetUrl } from '../../platform/urls.js';
-import { isInsideLeadTime } from '../catalog/rules.js';
+import { cityCountry, isInsideLeadTime } from '../catalog/rules.js';
 import type { MarketScope } from '../markets/rules.js';
 import { productPath } from '../markets/rules.js';
 import * as repo from './repository.js';
@@ -24,6 +24,7 @@ import {
   nightsOf,
   nonStandardBasePrice,
   type Rate,
+  type RatesPerEur,
   roomTypeFits,
   STEP_AFTER,
   selectionHotelCostCents,
@@ -34,11 +35,6 @@ import type { SessionState, SessionStore, StoredSession } from './session-store.
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-function location(city: string | null, country: string | null): string | null {
-  const parts = [city, country].filter((p): p is string => !!p);
-  return parts.length ? parts.join(', ') : null;
 }
 
 const money = (cents: number | null): number | null => (cents === null ? null : centsToNumber(cents));
@@ -345,7 +341,7 @@ export class CheckoutService {
         id: hotelOptionId(hotelId, tier, start, end),
         hotelId: hotelId as number | null,
         name: h.name,
-        location: location(h.city, h.country),
+        location: cityCountry(h.city, h.country),
         tier,
         tier_label: TIER_LABELS[tier],
         nights: { start, end },
@@ -469,7 +465,33 @@ export class CheckoutService {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Activities
+  // Activities and transfers
+
+  /** An optional activity or transfer as offered: supplier rate converted to the market currency. */
+  private pricedExtra(
+    r: {
+      id: number;
+      name: string;
+      description: string | null;
+      images: string[];
+      city: string | null;
+      country: string | null;
+      rate: { cents: number; currency: string } | null;
+    },
+    currency: string,
+    exchange: RatesPerEur,
+  ) {
+    const cents = r.rate ? convertTo(r.rate.cents, r.rate.currency, currency, exchange) : null;
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      image_url: this.assetUrl(r.images[0]),
+      price: money(cents),
+      priceCents: cents,
+      location: cityCountry(r.city, r.country),
+    };
+  }
 
   private async buildActivities(scope: MarketScope, offer: repo.OfferRow) {
     const [days, rows, exchange] = await Promise.all([
@@ -484,20 +506,7 @@ export class CheckoutService {
         day_number: d.dayNumber,
         destination: d.city,
         included_activities: own.filter((r) => r.tier === 'included').map((r) => ({ name: r.name })),
-        available_activities: own
-          .filter((r) => r.tier === 'extra')
-          .map((r) => {
-            const cents = r.rate ? convertTo(r.rate.cents, r.rate.currency, currency, exchange) : null;
-            return {
-              id: r.id,
-              name: r.name,
-              description: r.description,
-              image_url: this.assetUrl(r.images[0]),
-              price: money(cents),
-              priceCents: cents,
-              location: location(r.city, r.country),
-            };
-          }),
+        available_activities: own.filter((r) => r.tier === 'extra').map((r) => this.pricedExtra(r, currency, exchange)),
       };
     });
   }
@@ -573,20 +582,11 @@ export class CheckoutService {
         included_transfers: own.filter((r) => r.kind === 'included').map((r) => ({ name: r.name })),
         available_transfers: own
           .filter((r) => r.kind === 'upsell')
-          .map((r) => {
-            const cents = r.rate ? convertTo(r.rate.cents, r.rate.currency, currency, exchange) : null;
-            return {
-              id: r.id,
-              name: r.name,
-              description: r.description,
-              image_url: this.assetUrl(r.images[0]),
-              vehicle_type: r.vehicleType,
-              duration_minutes: r.durationMinutes,
-              price: money(cents),
-              priceCents: cents,
-              location: location(r.city, r.country),
-            };
-          }),
+          .map((r) => ({
+            ...this.pricedExtra(r, currency, exchange),
+            vehicle_type: r.vehicleType,
+            duration_minutes: r.durationMinutes,
+          })),
       };
     });
   }
