@@ -1,11 +1,11 @@
-// npm run bench: starts the real server (`src/main.ts serve`) as a child process with the demo data,
+// npm run bench: starts the real server (`dist/main.js serve`, as `npm start` does) as a child process with the demo data,
 // once on embedded PGlite and once on PostgreSQL when DATABASE_URL is set (a fresh database made
 // for the run), and measures every target of bench/scenarios/*.ts with autocannon against the
 // constant-JSON route of the same server: req/s, p99 latency, ratio to the constant route, and the
 // server's peak RSS. Machines here are noisy; the ratios are what to compare.
 // Settings: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 50),
 // BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -67,7 +67,8 @@ function peakRssMb(pid: number): { peak: number; current: number } {
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  // the bundle `npm start` runs (built in main()), not tsx: what is measured is what users run
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js', 'serve'], {
     cwd: root,
     env: {
       ...process.env,
@@ -119,7 +120,10 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
   console.log(`\n== ${database}: starting the server with the demo catalog`);
   const started = Date.now();
   const { child, baseUrl } = await startServer(env);
-  console.log(`   ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const boot = peakRssMb(child.pid!);
+  console.log(
+    `   ready after ${((Date.now() - started) / 1000).toFixed(1)} s (RSS ${boot.current} MB, peak ${boot.peak} MB)`,
+  );
   const rows: Row[] = [];
   try {
     const constant: BenchTarget = { name: 'constant JSON', path: '/bench/constant' };
@@ -160,6 +164,8 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
       rows.push(baseRow, row);
       print(baseRow);
       print(row);
+      const mem = peakRssMb(child.pid!);
+      console.log(`   (server RSS ${mem.current} MB, peak so far ${mem.peak} MB)`);
     }
     const rss = peakRssMb(child.pid!);
     console.log(`   server RSS: peak ${rss.peak} MB (demo import included), now ${rss.current} MB`);
@@ -180,6 +186,7 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
 }
 
 async function main() {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   const scenarios = await loadScenarios();
   console.log(
     `bench: ${scenarios.map((s) => s.name).join(', ')}; ${connections} connections, ${duration} s per target (after 1 s warm-up)`,

@@ -1,11 +1,11 @@
 // Applies src/db/migrations/*.sql in name order, each once, each in its own transaction.
 // An advisory lock keeps two booting processes from applying the same file twice.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { projectPath } from '../platform/paths.js';
 import type { Database } from './database.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const dir = projectPath('src', 'db', 'migrations');
 const LOCK_KEY = 727_001;
 
 export function migrationFiles(): string[] {

@@ -21,15 +21,23 @@ export function fixedClock(at: Date | string): Clock & { set(at: Date | string):
 }
 
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+// Every zone's current UTC offset is a whole number of minutes, so a zone's date can only change on a UTC
+// minute boundary: the answer is kept for the minute (Intl formatting is the costly part of a hot read).
+const lastDay = new Map<string, { minute: number; day: string }>();
 
 /** The calendar date (YYYY-MM-DD) at `at` in the IANA time zone `timeZone`. */
 export function dateIn(timeZone: string, at: Date): string {
+  const minute = Math.floor(at.getTime() / 60_000);
+  const last = lastDay.get(timeZone);
+  if (last?.minute === minute) return last.day;
   let f = dayFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     dayFormatters.set(timeZone, f);
   }
-  return f.format(at);
+  const day = f.format(at);
+  lastDay.set(timeZone, { minute, day });
+  return day;
 }
 
 /** YYYY-MM-DD plus n days (calendar arithmetic in UTC, no DST effects). */

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import { connectPostgres, type Database, wrapPglite } from '../../src/db/database.js';
+import { connectPostgres, type Database, PGLITE_CONF, wrapPglite } from '../../src/db/database.js';
 import { withDatabase } from '../global-setup.js';
 
 export async function createTestDatabase(): Promise<Database> {
@@ -24,6 +24,6 @@ export async function createTestDatabase(): Promise<Database> {
     return database;
   }
   const dump = readFileSync(inject('pgliteDump'));
-  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]), postgresqlconf: PGLITE_CONF });
   return wrapPglite(pglite);
 }

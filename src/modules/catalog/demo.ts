@@ -4,15 +4,15 @@
 
 import type { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Database } from '../../db/database.js';
 import type { ImportSection } from '../../import/section.js';
 import { addDays } from '../../platform/clock.js';
+import { projectPath } from '../../platform/paths.js';
 import { defaultSections, type ImportResult, runImport } from './import.js';
 import { catalogIsEmpty } from './import-section.js';
 
-export const DEMO_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../data/demo');
+export const DEMO_DIR = projectPath('data', 'demo');
 
 const RELATIVE = /^today(?:([+-])(\d{1,4}))?$/;
 

@@ -1,0 +1,98 @@
+// `npm start` runs the esbuild bundle (dist/main.js), not the sources: this boots that bundle as a
+// user would, on a fresh database, and reads the demo catalog through HTTP. It catches what only
+// the bundle can break: paths to the SQL migrations and the demo data, and module-level code.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectPostgres } from '../src/db/database.js';
+import { projectRoot } from '../src/platform/paths.js';
+import { withDatabase } from './global-setup.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+describe('the built server (npm start)', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('boots from dist/main.js on a fresh database, loads the demo data and serves the catalog', async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+
+    const env: Record<string, string> = {};
+    const url = process.env.DATABASE_URL;
+    if (url) {
+      const name = `itinera_start_${randomBytes(4).toString('hex')}`;
+      const admin = connectPostgres(url, 1);
+      await admin.exec(`CREATE DATABASE ${name}`);
+      cleanups.push(async () => {
+        await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+        await admin.close();
+      });
+      env.DATABASE_URL = withDatabase(url, name);
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'itinera-start-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      env.DATABASE_URL = '';
+      env.PGLITE_DIR = join(dir, 'pglite');
+    }
+
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js', 'serve'], {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        ...env,
+        APP_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOAD_DEMO_DATA: 'true',
+        REDIS_URL: '',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    cleanups.push(async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    });
+
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 90_000;
+    let healthy = false;
+    while (!healthy && Date.now() < deadline && child.exitCode === null) {
+      healthy = await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!healthy) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(healthy, `server did not become healthy; stderr:\n${stderr}`).toBe(true);
+
+    const res = await fetch(`${base}/api/es/es/products`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { sku: string }[]; meta: { locale: string } };
+    expect(body.meta.locale).toBe('es_ES');
+    expect(body.data.length).toBeGreaterThanOrEqual(12);
+    expect(body.data[0]?.sku).toMatch(/^ES-\d+[A-Z]{3}\d+-ES\d+$/);
+  }, 120_000);
+});
