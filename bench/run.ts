@@ -139,7 +139,14 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
     for (const target of targets) {
       // the constant route is measured right before each target: on a shared, noisy machine the
       // ratio of two neighbouring runs holds better than one baseline for the whole run
-      const base = await measure(baseUrl, constant, duration, target.connections ?? connections);
+      // with the target's request headers (a browser's Accept-Encoding, a cookie): the constant route
+      // ignores them, but parsing them is part of every request's cost
+      const base = await measure(
+        baseUrl,
+        { ...constant, headers: target.headers },
+        duration,
+        target.connections ?? connections,
+      );
       const baseRow = {
         database,
         name: `constant JSON (before ${target.name}, ${target.connections ?? connections} conn)`,

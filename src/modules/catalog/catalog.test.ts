@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_NOW, type TestApp } from '../../../test/support/app.js';
 import { catalogFixture, FIXTURE_TODAY, importFixture, offerFixture } from '../../../test/support/catalog-fixture.js';
@@ -46,6 +47,30 @@ describe('market and language on product routes', () => {
     const upper = await get('/api/ES/Es/products');
     expect(upper.statusCode).toBe(200);
     expect(upper.json().meta).toEqual({ market: 'es', locale: 'es_ES' });
+  });
+});
+
+describe('HTTP caching and compression of catalog bodies', () => {
+  it('sends the listing gzipped to clients that accept it, with an ETag that answers 304', async () => {
+    const plain = await get('/api/es/es/products');
+    const gz = await t.app.inject({ url: '/api/es/es/products', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(gz.statusCode).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toBe('accept-encoding');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8'))).toEqual(plain.json());
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(gz.headers.etag).not.toBe(plain.headers.etag);
+    const again = await t.app.inject({ url: '/api/es/es/products', headers: { 'if-none-match': plain.headers.etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const detail = await get(`/api/es/es/products/${japanEs()}`);
+    const stale = await t.app.inject({
+      url: `/api/es/es/products/${japanEs()}`,
+      headers: { 'if-none-match': plain.headers.etag },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers.etag).toBe(detail.headers.etag);
   });
 });
 

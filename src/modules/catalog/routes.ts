@@ -1,15 +1,16 @@
-// Market-scoped catalog routes. Bodies come pre-rendered from the service's cache (a JSON string
-// sent as is), so a hot read costs a map lookup; the schemas below document them for OpenAPI.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// Market-scoped catalog routes. Bodies come pre-rendered from the service's cache (JSON bytes with
+// their ETag and a gzip copy), so a hot read costs a map lookup; the schemas document them for OpenAPI.
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
 import { verifyPreview } from './preview.js';
 import { Configurator, Detail, ErrorBody, LeadingPrice, Listing } from './schemas.js';
 import { CatalogService, notFound } from './service.js';
 
-const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = { 304: NotModified, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 // ids are checked in the handler, so market and language errors still come first
 const IdParams = Type.Object({
   ...MarketParams.properties,
@@ -19,10 +20,6 @@ const IdParams = Type.Object({
 function productId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw notFound();
   return Number(raw);
-}
-
-function json(reply: FastifyReply, body: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -39,7 +36,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
           response: { 200: Listing, ...errors },
         },
       },
-      async (request, reply) => json(reply, await catalog.listingJson(request.scope)),
+      async (request, reply) => sendPrepared(request, reply, await catalog.listingJson(request.scope)),
     );
 
     r.get(
@@ -54,7 +51,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request, reply) => {
         const { id } = request.params as { id: string };
-        return json(reply, await catalog.detailJson(request.scope, productId(id)));
+        return sendPrepared(request, reply, await catalog.detailJson(request.scope, productId(id)));
       },
     );
 
@@ -70,7 +67,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request, reply) => {
         const { slug } = request.params as { slug: string };
-        return json(reply, await catalog.detailBySlugJson(request.scope, slug));
+        return sendPrepared(request, reply, await catalog.detailBySlugJson(request.scope, slug));
       },
     );
 
@@ -86,7 +83,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request, reply) => {
         const { sku } = request.params as { sku: string };
-        return json(reply, await catalog.detailBySkuJson(request.scope, sku));
+        return sendPrepared(request, reply, await catalog.detailBySkuJson(request.scope, sku));
       },
     );
 
@@ -102,7 +99,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request, reply) => {
         const { id } = request.params as { id: string };
-        return json(reply, await catalog.leadingPriceJson(request.scope, productId(id)));
+        return sendPrepared(request, reply, await catalog.leadingPriceJson(request.scope, productId(id)));
       },
     );
 
@@ -118,7 +115,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request, reply) => {
         const { id } = request.params as { id: string };
-        return json(reply, await catalog.configuratorJson(request.scope, productId(id)));
+        return sendPrepared(request, reply, await catalog.configuratorJson(request.scope, productId(id)));
       },
     );
 
@@ -143,7 +140,7 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
         if (!verifyPreview(ctx.config.appKey, numeric, q.expires, q.signature, ctx.clock.now())) {
           throw new AppError(403, 'invalid_signature', 'The preview link is invalid or has expired.');
         }
-        return json(reply, await catalog.previewJson(request.scope, numeric));
+        return sendPrepared(request, reply, await catalog.previewJson(request.scope, numeric));
       },
     );
   });

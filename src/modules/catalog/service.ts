@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { dateIn } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { formatCents, toCents } from '../../platform/money.js';
+import { PreparedBody } from '../../platform/prepared-body.js';
 import { assetUrl } from '../../platform/urls.js';
 import type { MarketScope } from '../markets/rules.js';
 import { dayLabel, labelsFor, monthLabel, roomTypeLabel } from './labels.js';
@@ -31,21 +32,21 @@ const DEFAULT_ROOM_TYPES = ['1A', '2A', '3A', '4A'];
 interface ProductEntry {
   row: ProductRow;
   active: boolean;
-  detailJson: Buffer;
+  detailJson: PreparedBody;
   roomTypes: string[];
   airports: { iata_code: string; city: string }[];
 }
 
 interface DailyData {
   day: string;
-  leading: Map<number, Buffer>;
-  configurator: Map<number, Buffer>;
+  leading: Map<number, PreparedBody>;
+  configurator: Map<number, PreparedBody>;
 }
 
 interface LocaleCatalog {
   scope: MarketScope;
   products: Map<number, ProductEntry>;
-  listingJson: Buffer;
+  listingJson: PreparedBody;
   bySlug: Map<string, number>;
   byTemplateSlug: Map<string, number>;
   bySku: Map<string, number>;
@@ -137,7 +138,7 @@ export class CatalogService {
     return cat.daily;
   }
 
-  async listingJson(scope: MarketScope): Promise<Buffer> {
+  async listingJson(scope: MarketScope): Promise<PreparedBody> {
     return (await this.locale(scope)).listingJson;
   }
 
@@ -148,30 +149,30 @@ export class CatalogService {
     return [cat, entry];
   }
 
-  async detailJson(scope: MarketScope, id: number): Promise<Buffer> {
+  async detailJson(scope: MarketScope, id: number): Promise<PreparedBody> {
     return (await this.listed(scope, id))[1].detailJson;
   }
 
   /** The translated slug first, then the template's base slug. */
-  async detailBySlugJson(scope: MarketScope, slug: string): Promise<Buffer> {
+  async detailBySlugJson(scope: MarketScope, slug: string): Promise<PreparedBody> {
     const cat = await this.locale(scope);
     const key = slug.toLowerCase();
     return (await this.listed(scope, cat.bySlug.get(key) ?? cat.byTemplateSlug.get(key)))[1].detailJson;
   }
 
-  async detailBySkuJson(scope: MarketScope, sku: string): Promise<Buffer> {
+  async detailBySkuJson(scope: MarketScope, sku: string): Promise<PreparedBody> {
     const cat = await this.locale(scope);
     return (await this.listed(scope, cat.bySku.get(sku.toUpperCase())))[1].detailJson;
   }
 
   /** Any status (draft, inactive): the caller has checked the preview signature. */
-  async previewJson(scope: MarketScope, id: number): Promise<Buffer> {
+  async previewJson(scope: MarketScope, id: number): Promise<PreparedBody> {
     const entry = (await this.locale(scope)).products.get(id);
     if (!entry) throw notFound();
     return entry.detailJson;
   }
 
-  async leadingPriceJson(scope: MarketScope, id: number): Promise<Buffer> {
+  async leadingPriceJson(scope: MarketScope, id: number): Promise<PreparedBody> {
     const [cat, entry] = await this.listed(scope, id);
     await this.offers(cat);
     const today = this.today(scope);
@@ -192,7 +193,7 @@ export class CatalogService {
     return json;
   }
 
-  async configuratorJson(scope: MarketScope, id: number): Promise<Buffer> {
+  async configuratorJson(scope: MarketScope, id: number): Promise<PreparedBody> {
     const [cat, entry] = await this.listed(scope, id);
     await this.offers(cat);
     const today = this.today(scope);
@@ -206,10 +207,8 @@ export class CatalogService {
   }
 }
 
-/** Bodies are kept UTF-8 encoded: a hot read then costs no serialization and no encoding. */
-function body(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value), 'utf8');
-}
+/** Bodies are kept UTF-8 encoded with their ETag: a hot read costs no serialization and no encoding. */
+const body = PreparedBody.of;
 
 function groupOffers(list: OfferRow[]): Map<number, OfferRow[]> {
   const out = new Map<number, OfferRow[]>();

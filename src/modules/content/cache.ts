@@ -1,15 +1,10 @@
 // Rendered content responses, kept in memory per key (locale + resource). Entries expire after a
 // short time, so an import run by another process shows, and all are dropped on 'catalog:changed'.
 import type { Clock } from '../../platform/clock.js';
-import { entityTag } from './rules.js';
-
-export interface CachedResponse {
-  body: string;
-  etag: string;
-}
+import { PreparedBody } from '../../platform/prepared-body.js';
 
 export class ResponseCache {
-  private entries = new Map<string, CachedResponse & { at: number }>();
+  private entries = new Map<string, { body: PreparedBody; at: number }>();
   /** bumped by clear(): a body rendered before a clear is not stored after it */
   private generation = 0;
 
@@ -18,15 +13,14 @@ export class ResponseCache {
     private readonly ttlMs: number,
   ) {}
 
-  async get(key: string, render: () => Promise<string>): Promise<CachedResponse> {
+  async get(key: string, render: () => Promise<string>): Promise<PreparedBody> {
     const now = this.clock.now().getTime();
     const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit;
+    if (hit && now - hit.at < this.ttlMs) return hit.body;
     const generation = this.generation;
-    const body = await render();
-    const entry = { body, etag: entityTag(body), at: now };
-    if (generation === this.generation) this.entries.set(key, entry);
-    return entry;
+    const body = new PreparedBody(await render());
+    if (generation === this.generation) this.entries.set(key, { body, at: now });
+    return body;
   }
 
   clear(): void {

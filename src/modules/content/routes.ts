@@ -1,12 +1,13 @@
 // CMS endpoints under /api/:market/:lang/cms. Bodies are rendered once per locale and resource,
-// serialized through the route's response schema, and served with an ETag and Cache-Control;
-// a matching If-None-Match answers 304 without a body.
+// serialized through the route's response schema, and served with an ETag, Cache-Control and a gzip
+// copy for clients that accept it; a matching If-None-Match answers 304 without a body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
 import { ResponseCache } from './cache.js';
-import { DEFAULT_LABELS, LABEL_FIELDS, matchesIfNoneMatch } from './rules.js';
+import { DEFAULT_LABELS, LABEL_FIELDS } from './rules.js';
 import { ContentService } from './service.js';
 
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
@@ -18,7 +19,6 @@ const Nullable = <T extends TSchema>(t: T, description?: string) => Type.Union([
 const Media = Nullable(Type.Object({ src: NS, alt: NS }), 'src is an absolute URL');
 
 const ErrorBody = Type.Object({ success: Type.Literal(false), error: S, message: S });
-const NotModified = { type: 'null', description: 'Not modified: the If-None-Match header matched the ETag' };
 const errors = { 304: NotModified, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 const RelatedTrip = Type.Object({
@@ -185,14 +185,13 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     (resource: (request: FastifyRequest) => string, render: (request: FastifyRequest) => Promise<unknown>) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       const key = `${request.scope.locale}|${resource(request)}`;
-      const { body, etag } = await cache.get(key, async () => {
+      const body = await cache.get(key, async () => {
         const payload = await render(request);
         const serialize = reply.getSerializationFunction('200') as ((p: unknown) => string) | undefined;
         return serialize ? serialize(payload) : JSON.stringify(payload);
       });
-      reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(body);
+      reply.header('cache-control', CACHE_CONTROL);
+      return sendPrepared(request, reply, body);
     };
   const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug.toLowerCase();
 

@@ -2,16 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assetUrl } from '../../platform/urls.js';
 import { leadingPrice } from '../catalog/rules.js';
 import { productPath } from '../markets/rules.js';
-import {
-  DEFAULT_LABELS,
-  durationLabel,
-  entityTag,
-  itineraryLine,
-  LABEL_FIELDS,
-  matchesIfNoneMatch,
-  resolveLabels,
-  visibleTrailers,
-} from './rules.js';
+import { DEFAULT_LABELS, durationLabel, itineraryLine, LABEL_FIELDS, resolveLabels, visibleTrailers } from './rules.js';
 
 describe('assetUrl', () => {
   const base = 'https://assets.example.com/storage/';
@@ -132,22 +123,5 @@ describe('productPath', () => {
     const es = { code: 'es', tourPathSlugs: { es: 'viajes' } };
     expect(productPath(es, 'es', 'japon')).toBe('/es/es/viajes/japon');
     expect(productPath(es, 'en', 'japan')).toBe('/es/en/tours/japan');
-  });
-});
-
-describe('entity tags', () => {
-  it('are stable quoted hashes of the body', () => {
-    expect(entityTag('{"a":1}')).toBe(entityTag('{"a":1}'));
-    expect(entityTag('{"a":1}')).not.toBe(entityTag('{"a":2}'));
-    expect(entityTag('x')).toMatch(/^"[\w-]+"$/);
-  });
-  it('If-None-Match matches the tag, its weak form, a list containing it, or *', () => {
-    const tag = '"abc"';
-    expect(matchesIfNoneMatch('"abc"', tag)).toBe(true);
-    expect(matchesIfNoneMatch('W/"abc"', tag)).toBe(true);
-    expect(matchesIfNoneMatch('"x", "abc"', tag)).toBe(true);
-    expect(matchesIfNoneMatch('*', tag)).toBe(true);
-    expect(matchesIfNoneMatch('"abcd"', tag)).toBe(false);
-    expect(matchesIfNoneMatch(undefined, tag)).toBe(false);
   });
 });

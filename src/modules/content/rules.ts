@@ -1,6 +1,5 @@
 // Pure content rules: asset URLs, label defaults, trailer visibility, trip lines, leading price,
 // entity tags. No I/O, so each is unit-tested on its own.
-import { createHash } from 'node:crypto';
 import type { Trailer } from '../../db/schema/content.js';
 import { assetUrl, isUrl } from '../../platform/urls.js';
 
@@ -138,18 +137,4 @@ const DAY_WORDS: Record<string, [one: string, many: string]> = {
 export function durationLabel(days: number, lang: string): string {
   const [one, many] = DAY_WORDS[lang] ?? DAY_WORDS.en!;
   return `${days} ${days === 1 ? one : many}`;
-}
-
-/** A strong entity tag: the body's SHA-1, quoted. */
-export function entityTag(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
-}
-
-/** If-None-Match matches when it is `*` or lists the tag (weak or strong form). */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim();
-    return tag === '*' || tag === etag || tag.replace(/^W\//, '') === etag;
-  });
 }
