@@ -433,7 +433,7 @@ describe('hotels', () => {
       name: 'Hotel Gracery',
       location: 'Tokyo, Japan',
       tier: 'selection',
-      tier_label: 'Selection',
+      tier_label: 'Selección',
       nights: { start: 1, end: 3 },
       imageUrl: 'http://api.test/storage/hotels/gracery.jpg',
       description: null,
@@ -443,7 +443,7 @@ describe('hotels', () => {
     });
     expect(data.hotels[2]).toMatchObject({
       tier: 'grand_luxury',
-      tier_label: 'Grand Luxury',
+      tier_label: 'Gran Lujo',
       imageUrl: 'https://cdn.test/aman.jpg',
       isIncluded: false,
       selectionHotelName: 'Hotel Gracery',
@@ -453,6 +453,7 @@ describe('hotels', () => {
   it('converts supplier rates into the market currency', async () => {
     const data = (await call(null, 'GET', `/api/us/en/checkout/${c.offers.usd}/hotels`)).json().data;
     expect(data.currency).toEqual({ code: 'USD', symbol: '$' });
+    expect(data.hotels.map((h: { tier_label: string }) => h.tier_label)).toContain('Luxury'); // labels follow the language
     expect(data.hotels.map((h: { priceDifference: number | null }) => h.priceDifference)).toEqual([
       null,
       495,
@@ -471,7 +472,7 @@ describe('hotels', () => {
         name: 'Golden Triangle land package',
         location: null,
         tier: 'selection',
-        tier_label: 'Selection',
+        tier_label: 'Selección',
         nights: { start: 1, end: 8 },
         imageUrl: null,
         description: null,

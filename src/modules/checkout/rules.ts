@@ -182,11 +182,6 @@ export function extrasCents(s: PricedSelections, actualPax: number): number {
 
 export type Tier = 'selection' | 'luxury' | 'grand_luxury';
 export const TIERS: readonly Tier[] = ['selection', 'luxury', 'grand_luxury'];
-export const TIER_LABELS: Record<Tier, string> = {
-  selection: 'Selection',
-  luxury: 'Luxury',
-  grand_luxury: 'Grand Luxury',
-};
 
 export interface Stay {
   hotelId: number;

@@ -6,6 +6,7 @@ import { dateIn } from '../../platform/clock.js';
 import { AppError, FieldErrorBag } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { assetUrl } from '../../platform/urls.js';
+import { labelsFor } from '../catalog/labels.js';
 import { cityCountry, isInsideLeadTime } from '../catalog/rules.js';
 import type { MarketScope } from '../markets/rules.js';
 import { productPath } from '../markets/rules.js';
@@ -28,7 +29,6 @@ import {
   roomTypeFits,
   STEP_AFTER,
   selectionHotelCostCents,
-  TIER_LABELS,
   upgradeDifferenceCents,
 } from './rules.js';
 import type { SessionState, SessionStore, StoredSession } from './session-store.js';
@@ -334,6 +334,7 @@ export class CheckoutService {
       repo.loadExchangeRates(this.db),
     ]);
     const currency = scope.market.currency.code;
+    const tierLabels = labelsFor(scope.lang).stayTiers;
     const rateOf = (hotelId: number): Rate | undefined => rates.get(hotelId)?.get(roomType);
     const entry = (hotelId: number, tier: 'selection' | 'luxury' | 'grand_luxury', start: number, end: number) => {
       const h = hotels.get(hotelId)!;
@@ -343,7 +344,7 @@ export class CheckoutService {
         name: h.name,
         location: cityCountry(h.city, h.country),
         tier,
-        tier_label: TIER_LABELS[tier],
+        tier_label: tierLabels[tier],
         nights: { start, end },
         imageUrl: this.assetUrl(h.images[0]),
         description: h.description,
@@ -382,7 +383,7 @@ export class CheckoutService {
         name: offer.packageServiceName,
         location: null,
         tier: 'selection',
-        tier_label: TIER_LABELS.selection,
+        tier_label: tierLabels.selection,
         nights: { start: 1, end },
         imageUrl: null,
         description: null,
