@@ -2,14 +2,12 @@
 // by signed cookies, option GETs by offer id, and the internal checkout-step endpoint.
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { marketScoped } from '../markets/routes.js';
 import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
-import { CheckoutService } from './service.js';
-import { DbSessionStore, RedisSessionStore, type SessionStore } from './session-store.js';
+import { checkoutServiceOf, closeCheckoutService } from './service.js';
 
 export const SESSION_COOKIE = 'itinera_checkout';
 export const VISITOR_COOKIE = 'itinera_visitor';
@@ -185,19 +183,8 @@ function offerIdOf(request: FastifyRequest): number {
 }
 
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  let store: SessionStore;
-  if (ctx.config.redisUrl) {
-    const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
-    // connection errors surface on the next command; log them instead of crashing on the event
-    redis.on('error', (err) => ctx.log.warn({ err }, 'checkout session store: redis error'));
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-    store = new RedisSessionStore(redis);
-  } else {
-    store = new DbSessionStore(ctx.database);
-  }
-  const service = new CheckoutService(ctx, store);
+  const service = checkoutServiceOf(ctx);
+  app.addHook('onClose', () => closeCheckoutService(ctx));
   const secure = ctx.config.appEnv === 'production' || ctx.config.appEnv === 'staging';
   const maxAge = ctx.config.checkout.sessionTtlMinutes * 60;
 

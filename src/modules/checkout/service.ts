@@ -31,7 +31,7 @@ import {
   selectionHotelCostCents,
   upgradeDifferenceCents,
 } from './rules.js';
-import type { SessionState, SessionStore, StoredSession } from './session-store.js';
+import { createSessionStore, type SessionState, type SessionStore, type StoredSession } from './session-store.js';
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -723,4 +723,26 @@ function chooseDayExtras<O extends DayExtraOption>(
     if (option.priceCents === null) throw new AppError(422, kind.code, `${what} has no price.`);
     return { id, day, option: option as O & { priceCents: number } };
   });
+}
+
+const perContext = new WeakMap<AppContext, { service: CheckoutService; close(): Promise<void> }>();
+
+/**
+ * The one CheckoutService of an app (its session store: Redis when REDIS_URL is set, else the
+ * database), shared by the checkout, flights and payment routes. `closeCheckoutService` ends it.
+ */
+export function checkoutServiceOf(ctx: AppContext): CheckoutService {
+  let entry = perContext.get(ctx);
+  if (!entry) {
+    const { store, close } = createSessionStore(ctx);
+    entry = { service: new CheckoutService(ctx, store), close };
+    perContext.set(ctx, entry);
+  }
+  return entry.service;
+}
+
+export async function closeCheckoutService(ctx: AppContext): Promise<void> {
+  const entry = perContext.get(ctx);
+  perContext.delete(ctx);
+  await entry?.close();
 }

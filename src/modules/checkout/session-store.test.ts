@@ -4,6 +4,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
+import { CheckoutSessions } from '../flights/checkout-session.js';
+import { checkoutServiceOf } from './service.js';
 import { DbSessionStore, RedisSessionStore, type SessionState, type SessionStore } from './session-store.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -125,7 +127,7 @@ contract('database', () => new DbSessionStore(t.database));
 contract('redis', () => (redis ? new RedisSessionStore(redis, `itinera:test:${id()}:`) : undefined));
 
 describe('checkout over HTTP with the Redis store', () => {
-  it('starts and reads a session through Redis', async (ctx) => {
+  it('starts and reads a session through Redis, one store shared with the flight routes', async (ctx) => {
     if (!redis) {
       console.warn('Redis HTTP test skipped: Redis unreachable');
       ctx.skip();
@@ -146,6 +148,17 @@ describe('checkout over HTTP with the Redis store', () => {
       const got = await app.app.inject({ method: 'GET', url: '/api/es/es/checkout', headers: { cookie } });
       expect(got.statusCode).toBe(200);
       expect(got.json().data).toEqual(put.json().data);
+      // the flight routes read the same session from the same store: they get past the session check
+      // (400 no_checkout_session otherwise) to the offer, which in this fixture has no flights
+      const flights = await app.app.inject({
+        method: 'PUT',
+        url: '/api/es/es/checkout/flights',
+        headers: { cookie },
+        payload: { cabin_class: 'ECONOMY' },
+      });
+      expect(flights.json()).toMatchObject({ success: false, error: 'no_flights' });
+      // ... and through the same service, so one store and one Redis connection serve them all
+      expect(CheckoutSessions.of(app.app.ctx).checkout).toBe(checkoutServiceOf(app.app.ctx));
     } finally {
       await app.close();
     }

@@ -1,7 +1,8 @@
 // Server-side checkout sessions behind one interface: PostgreSQL (default) or Redis (when
 // REDIS_URL is set). A visitor has at most one live session; starting again replaces it atomically.
 import { lt } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import type { AppContext } from '../../context.js';
 import type { Database, Db } from '../../db/database.js';
 import { checkoutSessions } from '../../db/schema/index.js';
 import { bookingParams, INSERT_BOOKING_CTE, type NewBooking, RELAXED_CTE } from './repository.js';
@@ -293,4 +294,18 @@ export class RedisSessionStore implements SessionStore {
     // keys expire by themselves
     return 0;
   }
+}
+
+/** Redis when REDIS_URL is set (sessions shared by every process, expiring on their own), else the database. */
+export function createSessionStore(ctx: AppContext): { store: SessionStore; close(): Promise<void> } {
+  if (!ctx.config.redisUrl) return { store: new DbSessionStore(ctx.database), close: async () => {} };
+  const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+  // connection errors surface on the next command; log them instead of crashing on the event
+  redis.on('error', (err) => ctx.log.warn({ err }, 'checkout session store: redis error'));
+  return {
+    store: new RedisSessionStore(redis),
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
 }

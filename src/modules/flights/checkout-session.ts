@@ -2,12 +2,11 @@
 // cookie and store as the checkout module, through its CheckoutService. Extra state this module
 // keeps in the session (search metadata) lives under its own top-level keys.
 import type { FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { SESSION_COOKIE } from '../checkout/routes.js';
-import { CheckoutService } from '../checkout/service.js';
-import { DbSessionStore, RedisSessionStore, type SessionState, type StoredSession } from '../checkout/session-store.js';
+import { type CheckoutService, checkoutServiceOf } from '../checkout/service.js';
+import type { SessionState, StoredSession } from '../checkout/session-store.js';
 import type { MarketScope } from '../markets/rules.js';
 import type { BusinessSearchMeta, EconomySearchMeta } from './cache.js';
 
@@ -25,15 +24,10 @@ const byContext = new WeakMap<AppContext, CheckoutSessions>();
 
 export class CheckoutSessions {
   readonly checkout: CheckoutService;
-  private readonly redis?: Redis;
 
   private constructor(private readonly ctx: AppContext) {
-    if (ctx.config.redisUrl) {
-      this.redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
-      this.checkout = new CheckoutService(ctx, new RedisSessionStore(this.redis));
-    } else {
-      this.checkout = new CheckoutService(ctx, new DbSessionStore(ctx.database));
-    }
+    // the checkout module's own service and store: one session store (one Redis connection) per app
+    this.checkout = checkoutServiceOf(ctx);
   }
 
   static of(ctx: AppContext): CheckoutSessions {
@@ -43,11 +37,6 @@ export class CheckoutSessions {
       byContext.set(ctx, s);
     }
     return s;
-  }
-
-  async close(): Promise<void> {
-    byContext.delete(this.ctx);
-    await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 
   /** The session token of the signed cookie (the cookie plugin must be registered). */

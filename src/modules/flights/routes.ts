@@ -116,7 +116,6 @@ function offerIdOf(request: FastifyRequest): number {
 export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sessions = CheckoutSessions.of(ctx);
   const service = new FlightCheckoutService(ctx, sessions);
-  app.addHook('onClose', async () => sessions.close());
 
   await app.register(async (plugin) => {
     await plugin.register(cookie, { secret: ctx.config.appKey });
