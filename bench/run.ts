@@ -41,6 +41,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The node arguments of package.json's start script (`node ARGS...`). */
+function npmStartArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.trim().split(/\s+/).slice(1);
+}
+
 async function loadScenarios(): Promise<BenchScenario[]> {
   const dir = join(root, 'bench/scenarios');
   const files = readdirSync(dir)
@@ -67,8 +73,8 @@ function peakRssMb(pid: number): { peak: number; current: number } {
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();
-  // the bundle `npm start` runs (built in main()), not tsx: what is measured is what users run
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js', 'serve'], {
+  // exactly what `npm start` runs (the bundle built in main(), node's flags): what users run
+  const child = spawn(process.execPath, npmStartArgs(), {
     cwd: root,
     env: {
       ...process.env,

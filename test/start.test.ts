@@ -3,7 +3,7 @@
 // the bundle can break: paths to the SQL migrations and the demo data, and module-level code.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +51,9 @@ describe('the built server (npm start)', () => {
     }
 
     const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js', 'serve'], {
+    // the node arguments of package.json's start script, so this runs what `npm start` runs
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const child: ChildProcess = spawn(process.execPath, pkg.scripts.start.trim().split(/\s+/).slice(1), {
       cwd: projectRoot,
       env: {
         ...process.env,
