@@ -129,6 +129,19 @@ describe('pg-boss queue with instant backoff', () => {
     handler: ok.handler as never,
   });
 
+  // unique and worked: once its job has finished, the same key can be queued again
+  let uniqueRuns = 0;
+  const uniqueWorked = def<{ fail: boolean }>({
+    name: 'test.unique-worked',
+    queue: 'q-unique-worked',
+    tries: 1,
+    uniqueSeconds: 600,
+    handler: async (p) => {
+      uniqueRuns++;
+      return p.fail ? outcome.fail('rejected') : outcome.done();
+    },
+  });
+
   beforeAll(async () => {
     queue = new PgBossQueue({
       database,
@@ -137,7 +150,7 @@ describe('pg-boss queue with instant backoff', () => {
       pollingIntervalSeconds: 0.5,
       maintenanceIntervalSeconds: 1,
     });
-    for (const d of [ok, other, flaky, thrower, releaser, failing, hopeless, ignoring, slow])
+    for (const d of [ok, other, flaky, thrower, releaser, failing, hopeless, ignoring, slow, uniqueWorked])
       queue.register(d as never);
     await queue.start({ workers: true });
   });
@@ -213,6 +226,22 @@ describe('pg-boss queue with instant backoff', () => {
     expect(first).toBeTruthy();
     expect(second).toBeNull();
     expect(otherKey).toBeTruthy();
+  });
+
+  it('queues the same key again inside the window once its job has failed or completed', async () => {
+    const first = await queue.dispatch(uniqueWorked, { fail: true }, { uniqueKey: 'sub-9' });
+    expect(first).toBeTruthy();
+    await waitFor(async () => (await jobRow(first!))?.state === 'failed', 5000);
+    // a retry after the failure (crm:retry-failed does this) is a new job, not "already queued"
+    const retry = await queue.dispatch(uniqueWorked, { fail: false }, { uniqueKey: 'sub-9' });
+    expect(retry).toBeTruthy();
+    expect(retry).not.toBe(first);
+    await waitFor(async () => (await jobRow(retry!))?.state === 'completed', 5000);
+    expect(uniqueRuns).toBe(2);
+    // ... and it is unique again while it waits: hold the queue's workers off with a delay
+    const later = await queue.dispatch(uniqueWorked, { fail: false }, { uniqueKey: 'sub-9', delaySeconds: 300 });
+    expect(later).toBeTruthy();
+    expect(await queue.dispatch(uniqueWorked, { fail: false }, { uniqueKey: 'sub-9' })).toBeNull();
   });
 
   it('re-runs a job whose worker died mid-job once pg-boss expires it', async () => {

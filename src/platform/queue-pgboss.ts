@@ -16,7 +16,9 @@
 // - fail: retry_limit is lowered to the tries used, then pg-boss fails the job (state `failed`,
 //   kept for inspection; see failedJobs()).
 // - unique window: pg-boss singletonKey + singletonSeconds; a second send inside the window returns
-//   null. pg-boss aligns windows to multiples of singletonSeconds since the epoch (a time slot).
+//   null. pg-boss aligns windows to multiples of singletonSeconds since the epoch (a time slot), and
+//   its slot also holds finished jobs: when every job of the key in the slot has finished (completed
+//   or failed), the dispatch is sent again without a slot, so a retry after a failure is not dropped.
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { DispatchOptions, JobDefinition, JobInfo, JobOutcome, Queue } from './queue.js';
@@ -85,6 +87,7 @@ export class PgBossQueue implements Queue {
   private readonly opts: Required<Omit<PgBossQueueOptions, 'database' | 'log'>>;
   private started: Promise<void> | undefined;
   private working = false;
+  private readonly executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
 
   constructor(private readonly options: PgBossQueueOptions) {
     this.opts = {
@@ -94,8 +97,9 @@ export class PgBossQueue implements Queue {
       backoffScale: options.backoffScale ?? 1,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     };
+    this.executeSql = sqlExecutor(options.database);
     this.boss = new PgBoss({
-      db: { executeSql: sqlExecutor(options.database) },
+      db: { executeSql: this.executeSql },
       schema: this.opts.schema,
       maintenanceIntervalSeconds: this.opts.maintenanceIntervalSeconds,
       // failed jobs stay in the job table (inspectable, retryable) for a week before archiving
@@ -152,6 +156,35 @@ export class PgBossQueue implements Queue {
       ...(opts.uniqueKey && def.uniqueSeconds
         ? { singletonKey: `${def.name}:${opts.uniqueKey}`, singletonSeconds: def.uniqueSeconds }
         : {}),
+    });
+    if (id && !opts.delaySeconds) this.wake(def.queue);
+    if (id || !opts.uniqueKey || !def.uniqueSeconds) return id;
+    return this.dispatchAfterFinished(def, envelope, opts);
+  }
+
+  /**
+   * The slot of this unique key is taken. Unique means "not while one is waiting or running": when
+   * no job of the key is still created, retrying or active, send one outside the slot (same key, so
+   * the next dispatch sees it pending). Two such dispatches at the same instant could both send;
+   * handlers are idempotent.
+   */
+  private async dispatchAfterFinished<P>(
+    def: JobDefinition<P>,
+    envelope: Envelope,
+    opts: DispatchOptions,
+  ): Promise<string | null> {
+    const key = `${def.name}:${opts.uniqueKey}`;
+    const run = opts.transaction ? opts.transaction.executeSql.bind(opts.transaction) : this.executeSql;
+    const { rows } = await run(
+      `SELECT 1 FROM ${this.opts.schema}.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' LIMIT 1`,
+      [def.queue, key],
+    );
+    if (rows.length > 0) return null;
+    const id = await this.boss.send(def.queue, envelope as object, {
+      ...this.retrySettings(def),
+      ...(opts.delaySeconds && opts.delaySeconds > 0 ? { startAfter: opts.delaySeconds } : {}),
+      ...(opts.transaction ? { db: opts.transaction } : {}),
+      singletonKey: key,
     });
     if (id && !opts.delaySeconds) this.wake(def.queue);
     return id;
