@@ -129,6 +129,22 @@ describe('pg-boss queue with instant backoff', () => {
     handler: ok.handler as never,
   });
 
+  // its worker "dies" on the last try (simulated): pg-boss expires it, and the queue must still
+  // report the exhaustion
+  const dyingRuns: number[] = [];
+  const dying = def<{ key: string }>({
+    name: 'test.dying',
+    queue: 'q-dying',
+    tries: 2,
+    handler: async (p, job) => {
+      dyingRuns.push(job.attempt);
+      return outcome.done();
+    },
+    onExhausted: async (p, _job, error) => {
+      exhausted.push(`${p.key}:${error}`);
+    },
+  });
+
   // unique and worked: once its job has finished, the same key can be queued again
   let uniqueRuns = 0;
   const uniqueWorked = def<{ fail: boolean }>({
@@ -150,7 +166,7 @@ describe('pg-boss queue with instant backoff', () => {
       pollingIntervalSeconds: 0.5,
       maintenanceIntervalSeconds: 1,
     });
-    for (const d of [ok, other, flaky, thrower, releaser, failing, hopeless, ignoring, slow, uniqueWorked])
+    for (const d of [ok, other, flaky, thrower, releaser, failing, hopeless, ignoring, slow, uniqueWorked, dying])
       queue.register(d as never);
     await queue.start({ workers: true });
   });
@@ -255,6 +271,21 @@ describe('pg-boss queue with instant backoff', () => {
     await waitFor(async () => (await jobRow(id))?.state === 'completed', 10_000);
     const rerun = seen.ok.find((j) => j.id === id)!;
     expect(rerun.attempt).toBe(2);
+  });
+
+  it('calls onExhausted and fails the job when the worker died on its last try', async () => {
+    const id = (await queue.dispatch(dying, { key: 'd1' }, { delaySeconds: 3600 }))!;
+    // a killed worker on try 2 of 2: active, started long ago, one retry already used
+    await database.query(
+      `UPDATE pgboss.job SET state = 'active', retry_count = 1, started_on = now() - interval '1 hour',
+              start_after = now() - interval '1 hour'
+        WHERE id = $1`,
+      [id],
+    );
+    await waitFor(async () => (await jobRow(id))?.state === 'failed', 10_000);
+    expect(exhausted).toContain('d1:the last try did not finish (its worker stopped)');
+    expect(dyingRuns).toEqual([]); // the handler is not run a third time
+    expect((await jobRow(id))?.retry_count).toBe(2);
   });
 });
 

@@ -3,7 +3,10 @@
 // How the contract maps onto pg-boss:
 // - One pg-boss queue per JobDefinition.queue; several job classes share it: the job's data is
 //   {job: <class name>, payload}, and the worker routes by class name.
-// - tries -> retryLimit = tries - 1; pg-boss counts tries in retry_count.
+// - tries -> retryLimit = tries: pg-boss counts tries in retry_count, and the one try beyond `tries`
+//   is only reached when the last real try never reported back (its worker was killed and pg-boss
+//   expired the job); that try does not run the handler, it calls onExhausted and fails the job.
+//   Every other end (exhausted retries, fail) lowers retry_limit first, so pg-boss stops there.
 // - backoff list: pg-boss's own backoff is exponential, so every job is sent with a fixed
 //   (non-exponential) retry_delay, and before a `retry` outcome is handed to pg-boss the job's
 //   retry_delay is set to the list's entry for that try. The retry itself is pg-boss's (same job
@@ -284,7 +287,7 @@ export class PgBossQueue implements Queue {
 
   private retrySettings(def: JobDefinition<unknown>) {
     return {
-      retryLimit: Math.max(0, def.tries - 1),
+      retryLimit: Math.max(1, def.tries),
       retryDelay: this.backoffFor(def, 1),
       retryBackoff: false,
       expireInSeconds: def.timeoutSeconds + EXPIRY_MARGIN_SECONDS,
@@ -349,8 +352,9 @@ export class PgBossQueue implements Queue {
       throw new Error(`no handler registered for job class ${job.data?.job}`);
     }
     const info: JobInfo = { id: job.id, name: def.name, queue, attempt };
-    const result = await runWithTimeout(def, job.data.payload, info);
     const ctx = { jobId: job.id, jobClass: def.name, queue, attempt };
+    if (attempt > def.tries) return this.exhausted(def, job, info, 'the last try did not finish (its worker stopped)');
+    const result = await runWithTimeout(def, job.data.payload, info);
     switch (result.kind) {
       case 'done':
         return { outcome: 'done' };
@@ -374,16 +378,7 @@ export class PgBossQueue implements Queue {
         await this.setRetryLimitToUsed(job.id);
         throw new JobError(result.error);
       case 'retry': {
-        if (attempt >= def.tries) {
-          log.error({ ...ctx, error: result.error }, 'job failed: tries exhausted');
-          if (def.onExhausted) {
-            await def.onExhausted(job.data.payload, info, result.error).catch((err: unknown) => {
-              log.error({ ...ctx, err }, 'onExhausted hook failed');
-            });
-          }
-          await this.setRetryLimitToUsed(job.id);
-          throw new JobError(result.error);
-        }
+        if (attempt >= def.tries) return this.exhausted(def, job, info, result.error);
         const delay = this.backoffFor(def, attempt);
         log.warn({ ...ctx, error: result.error, retryInSeconds: delay }, 'job will be retried');
         await this.options.database.query(
@@ -393,6 +388,24 @@ export class PgBossQueue implements Queue {
         throw new JobError(result.error);
       }
     }
+  }
+
+  /** The job's tries are used up: logged at error, onExhausted called once, then failed for good. */
+  private async exhausted(
+    def: JobDefinition<any>,
+    job: PgBoss.JobWithMetadata<Envelope>,
+    info: JobInfo,
+    error: string,
+  ): Promise<never> {
+    const ctx = { jobId: job.id, jobClass: def.name, queue: info.queue, attempt: info.attempt };
+    this.options.log.error({ ...ctx, error }, 'job failed: tries exhausted');
+    if (def.onExhausted) {
+      await def.onExhausted(job.data.payload, info, error).catch((err: unknown) => {
+        this.options.log.error({ ...ctx, err }, 'onExhausted hook failed');
+      });
+    }
+    await this.setRetryLimitToUsed(job.id);
+    throw new JobError(error);
   }
 
   private async setRetryLimitToUsed(id: string): Promise<void> {
