@@ -136,7 +136,7 @@ describe('pg-boss queue with instant backoff', () => {
     name: 'test.dying',
     queue: 'q-dying',
     tries: 2,
-    handler: async (p, job) => {
+    handler: async (_p, job) => {
       dyingRuns.push(job.attempt);
       return outcome.done();
     },
