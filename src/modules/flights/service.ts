@@ -4,8 +4,8 @@
 import type { AppContext } from '../../context.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import type { OfferRow } from '../checkout/repository.js';
-import * as checkoutRepo from '../checkout/repository.js';
+import type { OfferWithProduct } from '../catalog/offers.js';
+import { loadExchangeRates } from '../catalog/supply.js';
 import {
   defaultRoomType,
   marketingRoundCents,
@@ -13,6 +13,7 @@ import {
   STEP_AFTER,
   selectionHotelCostCents,
 } from '../checkout/rules.js';
+import { loadHotelRates, loadStays } from '../checkout/supply.js';
 import type { MarketScope } from '../markets/rules.js';
 import {
   type BusinessFareMeta,
@@ -82,16 +83,16 @@ export class FlightCheckoutService {
   }
 
   /** Land price for the party: the offer's land_base_price, or recalculated for non-standard pax. */
-  private async land(offer: OfferRow, state: FlightSessionState | null): Promise<Land> {
+  private async land(offer: OfferWithProduct, state: FlightSessionState | null): Promise<Land> {
     if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice) };
     const pax = state.actualPaxCount;
-    const { stays } = await checkoutRepo.loadStays(this.db, offer.templateId);
+    const { stays } = await loadStays(this.db, offer.templateId);
     const selection = stays.filter((s) => s.tier === 'selection');
     let defaultCost = 0;
     let roomCost = 0;
     if (selection.length > 0) {
-      const rates = await checkoutRepo.loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
-      const exchange = await checkoutRepo.loadExchangeRates(this.db);
+      const rates = await loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
+      const exchange = await loadExchangeRates(this.db);
       const cost = (rt: string) =>
         selectionHotelCostCents(stays, (id) => rates.get(id)?.get(rt), state.currency.code, exchange);
       const d = cost(defaultRoomType(offer.paxCount));

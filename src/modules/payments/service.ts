@@ -6,7 +6,7 @@ import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
 import * as bookingsRepo from '../bookings/repository.js';
 import { BookingStatus } from '../bookings/rules.js';
-import * as checkoutRepo from '../checkout/repository.js';
+import { findOffer } from '../catalog/offers.js';
 import type { CheckoutSessions, FlightSession } from '../flights/checkout-session.js';
 import type { MarketScope } from '../markets/rules.js';
 import { type PaymentGateway, paymentGatewayFor } from './gateway.js';
@@ -118,7 +118,7 @@ export class PaymentService {
     if (!booking || booking.marketCode !== scope.market.code || booking.status === BookingStatus.checkout) {
       throw new AppError(404, 'booking_not_found', `Booking ${reference} not found.`);
     }
-    const offer = await checkoutRepo.findOffer(this.ctx.database, booking.offerId, scope.lang);
+    const offer = await findOffer(this.ctx.database, booking.offerId, scope.lang);
     const summary = offer ? this.sessions.checkout.offerSummary(scope, offer) : null;
     const hero = offer ? await bookingsRepo.productHeroImage(db, offer.marketProductId) : null;
     const travelers = (await bookingsRepo.passengerCount(db, booking.id)) || booking.actualPaxCount;
