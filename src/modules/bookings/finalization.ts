@@ -5,6 +5,8 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { consumeAllotment } from '../catalog/offers.js';
+import { airportNames } from '../catalog/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
 import type { FlightLeg, FlightSegment } from '../flights/rules.js';
 import * as repo from './repository.js';
@@ -47,7 +49,7 @@ async function enrichSelection(ctx: AppContext, s: Selection | null, pax: number
     s.inbound?.arrival_airport,
     ...legs.flatMap((l) => [l.origin, l.destination]),
   ].filter((c): c is string => typeof c === 'string');
-  const names = await repo.airportNames(ctx.database.db, codes);
+  const names = await airportNames(ctx.database.db, codes);
   const airport = (code: string | undefined) => (code ? { iata_code: code, ...(names.get(code) ?? {}) } : null);
   const segment = (seg: FlightSegment | undefined) =>
     seg
@@ -199,7 +201,7 @@ export async function finalizeBooking(
       total_price: centsToNumber(payment.totalCents),
       currency,
     });
-    if (!(await repo.consumeAllotment(tx, booking.offerId))) {
+    if (!(await consumeAllotment(tx, booking.offerId))) {
       // paid already: keep the booking, tell the admins the departure is over-sold
       await repo.notifyAdmins(tx, {
         type: 'allotment_exceeded',

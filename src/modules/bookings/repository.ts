@@ -4,7 +4,6 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
   adminNotifications,
-  airports,
   bookingPassengers,
   bookingPayments,
   bookingStatusTransitions,
@@ -13,8 +12,6 @@ import {
   clients,
   flightBookings,
   flightLegAttempts,
-  marketProducts,
-  offers,
   passengers,
 } from '../../db/schema/index.js';
 
@@ -255,35 +252,6 @@ export async function updateFinalizedBooking(
     .update(bookings)
     .set({ ...set, updatedAt: sql`now()` })
     .where(eq(bookings.id, id));
-}
-
-/**
- * Consumes one unit of the offer's allotment, re-checked in the statement (offers is the catalog's
- * table; the allotment is the one counter the checkout owns). False when none was left.
- */
-export async function consumeAllotment(tx: DbOrTx, offerId: number): Promise<boolean> {
-  const rows = await tx
-    .update(offers)
-    .set({ allotmentUsed: sql`${offers.allotmentUsed} + 1` })
-    .where(and(eq(offers.id, offerId), sql`${offers.allotmentUsed} < ${offers.allotment}`))
-    .returning({ id: offers.id });
-  return rows.length > 0;
-}
-
-export async function airportNames(db: DbOrTx, codes: string[]) {
-  const unique = [...new Set(codes.filter(Boolean).map((c) => c.toUpperCase()))];
-  if (unique.length === 0) return new Map<string, { name: string; city: string; country: string }>();
-  const rows = await db.select().from(airports).where(inArray(airports.iataCode, unique));
-  return new Map(rows.map((r) => [r.iataCode, { name: r.name, city: r.city, country: r.country }]));
-}
-
-export async function productHeroImage(db: DbOrTx, marketProductId: number): Promise<string | null> {
-  const rows = await db
-    .select({ hero: marketProducts.heroImage })
-    .from(marketProducts)
-    .where(eq(marketProducts.id, marketProductId))
-    .limit(1);
-  return rows[0]?.hero ?? null;
 }
 
 export async function passengerCount(db: DbOrTx, bookingId: number): Promise<number> {

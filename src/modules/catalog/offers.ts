@@ -1,7 +1,7 @@
 // Offer reads and writes for the checkout, the flights and the bookings: the offer a checkout
 // prices from, its final price, the flight cache and prices the live economy search refreshes,
 // and the allotment a paid booking consumes.
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { offers } from '../../db/schema/index.js';
 
@@ -56,4 +56,40 @@ export async function findOffer(database: Database, offerId: number, lang: strin
 export async function offerFinalPrice(db: DbOrTx, offerId: number): Promise<string | null> {
   const rows = await db.select({ p: offers.finalPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);
   return rows[0]?.p ?? null;
+}
+
+export async function offerFlightData(db: DbOrTx, offerId: number): Promise<unknown> {
+  const rows = await db.select({ d: offers.flightData }).from(offers).where(eq(offers.id, offerId)).limit(1);
+  return rows[0]?.d ?? null;
+}
+
+/** The offer's per-person flight price (NUMERIC string), or null when the offer is gone. */
+export async function offerFlightPrice(db: DbOrTx, offerId: number): Promise<string | null> {
+  const rows = await db.select({ p: offers.flightPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);
+  return rows[0]?.p ?? null;
+}
+
+/** The live economy search's new prices and flight cache (the contract has it update the offer). */
+export async function refreshOfferFlights(
+  db: DbOrTx,
+  offerId: number,
+  set: { flightPrice: string; finalPrice: string; pricePerPerson: string; flightData: Record<string, unknown> },
+): Promise<void> {
+  await db
+    .update(offers)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(offers.id, offerId));
+}
+
+/**
+ * Consumes one unit of the offer's allotment, re-checked in the statement; false when none was
+ * left. Takes the caller's transaction (a booking's finalization).
+ */
+export async function consumeAllotment(tx: DbOrTx, offerId: number): Promise<boolean> {
+  const rows = await tx
+    .update(offers)
+    .set({ allotmentUsed: sql`${offers.allotmentUsed} + 1` })
+    .where(and(eq(offers.id, offerId), sql`${offers.allotmentUsed} < ${offers.allotment}`))
+    .returning({ id: offers.id });
+  return rows.length > 0;
 }

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import type { OfferWithProduct } from '../catalog/offers.js';
+import { type OfferWithProduct, offerFlightData, offerFlightPrice, refreshOfferFlights } from '../catalog/offers.js';
 import { loadExchangeRates } from '../catalog/supply.js';
 import {
   defaultRoomType,
@@ -28,7 +28,6 @@ import {
 import type { CheckoutSessions, FlightSession, FlightSessionState } from './checkout-session.js';
 import { type CabinClass, type Fare, type FlightProvider, FlightProviderError } from './provider.js';
 import { flightProvider } from './providers.js';
-import * as repo from './repository.js';
 import {
   applyMargin,
   businessPricing,
@@ -114,7 +113,7 @@ export class FlightCheckoutService {
   }
 
   private async cacheOf(offerId: number): Promise<OfferFlightCache | null> {
-    return parseFlightCache(await repo.offerFlightData(this.db, offerId));
+    return parseFlightCache(await offerFlightData(this.db, offerId));
   }
 
   /** Domestic legs searched one-way; a failed or empty search keeps the cached leg and price. */
@@ -189,7 +188,7 @@ export class FlightCheckoutService {
     } else {
       next = applyMargin(toCents(offer.landBasePrice) + flightCents, offer.marginPercent);
       const options = economyOptions(topFares(fares.filter(hasBothLegs)));
-      await repo.refreshOfferFlights(this.db, offer.id, {
+      await refreshOfferFlights(this.db, offer.id, {
         flightPrice: formatCents(perPerson(flightCents, pax)),
         finalPrice: formatCents(next),
         pricePerPerson: formatCents(perPerson(next, pax)),
@@ -360,7 +359,7 @@ export class FlightCheckoutService {
       if (!source) throw new AppError(422, 'no_flights', 'This offer has no flights to select.');
       const legs = search
         ? search.legs
-        : legsWithInternational(cache!, n(toCents((await repo.offerFlightPrice(this.db, state.offerId)) ?? '0')));
+        : legsWithInternational(cache!, n(toCents((await offerFlightPrice(this.db, state.offerId)) ?? '0')));
       selection = {
         cabin_class: 'ECONOMY',
         fare_id: null,

@@ -7,6 +7,7 @@ import { finalizeBooking } from '../bookings/finalization.js';
 import * as bookingsRepo from '../bookings/repository.js';
 import { BookingStatus } from '../bookings/rules.js';
 import { findOffer } from '../catalog/offers.js';
+import { productHeroImage } from '../catalog/repository.js';
 import type { CheckoutSessions, FlightSession } from '../flights/checkout-session.js';
 import type { MarketScope } from '../markets/rules.js';
 import { type PaymentGateway, paymentGatewayFor } from './gateway.js';
@@ -120,7 +121,7 @@ export class PaymentService {
     }
     const offer = await findOffer(this.ctx.database, booking.offerId, scope.lang);
     const summary = offer ? this.sessions.checkout.offerSummary(scope, offer) : null;
-    const hero = offer ? await bookingsRepo.productHeroImage(db, offer.marketProductId) : null;
+    const hero = offer ? await productHeroImage(db, offer.marketProductId) : null;
     const travelers = (await bookingsRepo.passengerCount(db, booking.id)) || booking.actualPaxCount;
     const days = offer?.tripDurationDays ?? null;
     return {
