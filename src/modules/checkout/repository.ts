@@ -1,8 +1,8 @@
-// SQL of the checkout's own tables: bookings and their funnel, API tokens. What a checkout prices
+// SQL of the checkout's own tables: bookings and their funnel, clients, API tokens. What a checkout prices
 // from is the catalog's (catalog/offers.ts, catalog/supply.ts). Plain objects out.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
-import { apiTokens, bookingStepVisits, bookings } from '../../db/schema/index.js';
+import { apiTokens, bookingStepVisits, bookings, clients } from '../../db/schema/index.js';
 import { FUNNEL_STEPS, type FunnelStep } from './rules.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -103,9 +103,80 @@ export async function recordFunnelStep(db: DbOrTx, bookingId: number, step: Funn
   return true;
 }
 
-export async function findBooking(db: DbOrTx, bookingId: number) {
+export type BookingRow = typeof bookings.$inferSelect;
+
+export async function findBooking(db: DbOrTx, bookingId: number): Promise<BookingRow | null> {
   const rows = await db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1);
   return rows[0] ?? null;
+}
+
+export async function findBookingByReference(db: DbOrTx, reference: string): Promise<BookingRow | null> {
+  const rows = await db.select().from(bookings).where(eq(bookings.reference, reference)).limit(1);
+  return rows[0] ?? null;
+}
+
+// The booking's lifecycle after checkout (bookings module): finalization and status moves lock
+// the row in their own transaction and pass its handle.
+
+export async function lockBooking(tx: DbOrTx, id: number): Promise<BookingRow | null> {
+  const rows = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
+  return rows[0] ?? null;
+}
+
+/** The booking's status, its row locked until the caller's transaction ends; undefined when none. */
+export async function lockBookingStatus(tx: DbOrTx, id: number): Promise<string | undefined> {
+  const current = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)).for('update');
+  return current[0]?.status;
+}
+
+export async function setBookingStatus(tx: DbOrTx, id: number, status: string): Promise<void> {
+  await tx.update(bookings).set({ status, updatedAt: sql`now()` }).where(eq(bookings.id, id));
+}
+
+export async function updateFinalizedBooking(
+  tx: DbOrTx,
+  id: number,
+  set: {
+    clientId: number;
+    flightSelection: Record<string, unknown> | null;
+    paymentMethodCode: string;
+    paymentGatewayCode: string;
+    totalPrice: string;
+  },
+): Promise<void> {
+  await tx
+    .update(bookings)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(bookings.id, id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clients
+
+/**
+ * The booking contact: the client with this e-mail (case-insensitive) updated, or a new one.
+ * Finalization (bookings module) is the only writer, inside its transaction.
+ */
+export async function upsertClient(
+  tx: DbOrTx,
+  c: { first_name: string; last_name: string; email: string; phone: string },
+): Promise<number> {
+  const found = await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(sql`lower(${clients.email}) = lower(${c.email})`)
+    .orderBy(asc(clients.id))
+    .limit(1);
+  const values = { firstName: c.first_name, lastName: c.last_name, email: c.email, phone: c.phone };
+  if (found[0]) {
+    await tx
+      .update(clients)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(clients.id, found[0].id));
+    return found[0].id;
+  }
+  const rows = await tx.insert(clients).values(values).returning({ id: clients.id });
+  return rows[0].id;
 }
 
 // ---------------------------------------------------------------------------------------------

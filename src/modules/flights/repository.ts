@@ -1,5 +1,7 @@
-// SQL of the bookings module: status transitions with metadata, admin notifications, per-leg
-// flight-booking records and attempts, passengers and upsells.
+// SQL of the tables in schema/flights.ts: a booking's status transitions and the admins'
+// notifications, per-leg flight bookings and their attempts, passengers, upsells and payments.
+// The bookings and payments modules write them through these functions; those that take part
+// in a caller's transaction take its handle.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
@@ -7,54 +9,18 @@ import {
   bookingPassengers,
   bookingPayments,
   bookingStatusTransitions,
-  bookings,
   bookingUpsells,
-  clients,
   flightBookings,
   flightLegAttempts,
   passengers,
 } from '../../db/schema/index.js';
 
-export type BookingRow = typeof bookings.$inferSelect;
 export type FlightBookingRow = typeof flightBookings.$inferSelect;
 export type NewFlightBooking = typeof flightBookings.$inferInsert;
 
-export async function findBooking(db: DbOrTx, id: number): Promise<BookingRow | null> {
-  const rows = await db.select().from(bookings).where(eq(bookings.id, id)).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function findBookingByReference(db: DbOrTx, reference: string): Promise<BookingRow | null> {
-  const rows = await db.select().from(bookings).where(eq(bookings.reference, reference)).limit(1);
-  return rows[0] ?? null;
-}
-
-/**
- * Moves the booking from one of `from` to `to` and records the transition with its metadata.
- * Returns false (and records nothing) when the booking was not in one of `from`, which is how
- * a concurrent duplicate transition is tolerated.
- */
-export async function transition(
-  db: DbOrTx,
-  bookingId: number,
-  from: readonly string[],
-  to: string,
-  metadata: Record<string, unknown> = {},
-): Promise<boolean> {
-  // one transaction: the status and its transition row appear together; the row lock makes a
-  // concurrent second transition see the new status and do nothing
-  return db.transaction(async (tx) => {
-    const current = await tx
-      .select({ status: bookings.status })
-      .from(bookings)
-      .where(eq(bookings.id, bookingId))
-      .for('update');
-    const previous = current[0]?.status;
-    if (previous === undefined || !from.includes(previous)) return false;
-    await tx.update(bookings).set({ status: to, updatedAt: sql`now()` }).where(eq(bookings.id, bookingId));
-    await tx.insert(bookingStatusTransitions).values({ bookingId, fromStatus: previous, toStatus: to, metadata });
-    return true;
-  });
+/** The record of a status change, written in the same transaction as the status itself. */
+export async function recordTransition(tx: DbOrTx, row: typeof bookingStatusTransitions.$inferInsert): Promise<void> {
+  await tx.insert(bookingStatusTransitions).values(row);
 }
 
 export async function transitionsOf(db: DbOrTx, bookingId: number) {
@@ -157,7 +123,6 @@ export async function resetLegAttempts(db: DbOrTx, bookingId: number, legIndexes
 }
 
 export type PassengerRow = typeof passengers.$inferSelect;
-
 /** The booking's passengers in traveler order (lead first). */
 export async function passengersOf(db: DbOrTx, bookingId: number): Promise<PassengerRow[]> {
   const rows = await db
@@ -169,14 +134,6 @@ export async function passengersOf(db: DbOrTx, bookingId: number): Promise<Passe
   return rows.map((r) => r.p);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Finalization
-
-export async function lockBooking(tx: DbOrTx, id: number): Promise<BookingRow | null> {
-  const rows = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
-  return rows[0] ?? null;
-}
-
 export async function hasPassengers(tx: DbOrTx, bookingId: number): Promise<boolean> {
   const rows = await tx
     .select({ id: bookingPassengers.passengerId })
@@ -184,32 +141,6 @@ export async function hasPassengers(tx: DbOrTx, bookingId: number): Promise<bool
     .where(eq(bookingPassengers.bookingId, bookingId))
     .limit(1);
   return rows.length > 0;
-}
-
-/**
- * The booking contact: the client with this e-mail (case-insensitive) updated, or a new one.
- * (clients is the checkout module's table; finalization is its only writer.)
- */
-export async function upsertClient(
-  tx: DbOrTx,
-  c: { first_name: string; last_name: string; email: string; phone: string },
-): Promise<number> {
-  const found = await tx
-    .select({ id: clients.id })
-    .from(clients)
-    .where(sql`lower(${clients.email}) = lower(${c.email})`)
-    .orderBy(asc(clients.id))
-    .limit(1);
-  const values = { firstName: c.first_name, lastName: c.last_name, email: c.email, phone: c.phone };
-  if (found[0]) {
-    await tx
-      .update(clients)
-      .set({ ...values, updatedAt: sql`now()` })
-      .where(eq(clients.id, found[0].id));
-    return found[0].id;
-  }
-  const rows = await tx.insert(clients).values(values).returning({ id: clients.id });
-  return rows[0].id;
 }
 
 export type NewPassenger = typeof passengers.$inferInsert;
@@ -221,6 +152,14 @@ export async function attachPassengers(tx: DbOrTx, bookingId: number, list: NewP
     .insert(bookingPassengers)
     .values(rows.map((r, i) => ({ bookingId, passengerId: r.id, position: i, isLead: i === 0 })));
   return rows.map((r) => r.id);
+}
+
+export async function passengerCount(db: DbOrTx, bookingId: number): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(bookingPassengers)
+    .where(eq(bookingPassengers.bookingId, bookingId));
+  return Number(rows[0]?.n ?? 0);
 }
 
 export type NewUpsell = typeof bookingUpsells.$inferInsert;
@@ -235,31 +174,6 @@ export async function upsellsOf(db: DbOrTx, bookingId: number) {
     .from(bookingUpsells)
     .where(eq(bookingUpsells.bookingId, bookingId))
     .orderBy(asc(bookingUpsells.id));
-}
-
-export async function updateFinalizedBooking(
-  tx: DbOrTx,
-  id: number,
-  set: {
-    clientId: number;
-    flightSelection: Record<string, unknown> | null;
-    paymentMethodCode: string;
-    paymentGatewayCode: string;
-    totalPrice: string;
-  },
-): Promise<void> {
-  await tx
-    .update(bookings)
-    .set({ ...set, updatedAt: sql`now()` })
-    .where(eq(bookings.id, id));
-}
-
-export async function passengerCount(db: DbOrTx, bookingId: number): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(bookingPassengers)
-    .where(eq(bookingPassengers.bookingId, bookingId));
-  return Number(rows[0]?.n ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
