@@ -179,6 +179,12 @@ export async function upsertClient(
   return rows[0].id;
 }
 
+/** Ids of the clients with this e-mail (case-insensitive), for the CRM's person lookup. */
+export async function clientIdsByEmail(db: DbOrTx, email: string): Promise<number[]> {
+  const rows = await db.select({ id: clients.id }).from(clients).where(sql`lower(${clients.email}) = lower(${email})`);
+  return rows.map((r) => r.id);
+}
+
 // ---------------------------------------------------------------------------------------------
 // API tokens
 
