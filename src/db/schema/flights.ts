@@ -1,6 +1,7 @@
-// Tables of the flights, payments and bookings modules (migration range 0350-0399): passengers
-// attached to bookings, upsell records, payment intents per booking, per-leg flight bookings,
-// booking status transitions with metadata and admin notifications.
+// Tables of the flights module (migration range 0350-0399), written by the bookings and payments
+// modules through flights/repository.ts: passengers attached to bookings, upsell records, payment
+// intents per booking, per-leg flight bookings, booking status transitions with metadata and
+// admin notifications.
 import { sql } from 'drizzle-orm';
 import {
   boolean,

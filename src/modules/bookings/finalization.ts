@@ -5,10 +5,14 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { consumeAllotment } from '../catalog/offers.js';
+import { airportNames } from '../catalog/repository.js';
+import * as checkout from '../checkout/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
+import * as flights from '../flights/repository.js';
 import type { FlightLeg, FlightSegment } from '../flights/rules.js';
-import * as repo from './repository.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
+import { transition } from './status.js';
 
 export interface PaymentFacts {
   intentId: string;
@@ -47,7 +51,7 @@ async function enrichSelection(ctx: AppContext, s: Selection | null, pax: number
     s.inbound?.arrival_airport,
     ...legs.flatMap((l) => [l.origin, l.destination]),
   ].filter((c): c is string => typeof c === 'string');
-  const names = await repo.airportNames(ctx.database.db, codes);
+  const names = await airportNames(ctx.database.db, codes);
   const airport = (code: string | undefined) => (code ? { iata_code: code, ...(names.get(code) ?? {}) } : null);
   const segment = (seg: FlightSegment | undefined) =>
     seg
@@ -87,13 +91,13 @@ export async function finalizeBooking(
   const enriched = await enrichSelection(ctx, selection, pax);
 
   return ctx.database.db.transaction(async (tx) => {
-    const booking = await repo.lockBooking(tx, state.bookingId);
+    const booking = await checkout.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
     const result = { bookingId: booking.id, reference: booking.reference };
-    if (await repo.hasPassengers(tx, booking.id)) return { ...result, status: booking.status, finalized: false };
+    if (await flights.hasPassengers(tx, booking.id)) return { ...result, status: booking.status, finalized: false };
 
-    const clientId = await repo.upsertClient(tx, client);
-    await repo.attachPassengers(
+    const clientId = await checkout.upsertClient(tx, client);
+    await flights.attachPassengers(
       tx,
       booking.id,
       travelers.map((t) => ({
@@ -109,7 +113,7 @@ export async function finalizeBooking(
       })),
     );
 
-    const upsells: repo.NewUpsell[] = [];
+    const upsells: flights.NewUpsell[] = [];
     const base = { bookingId: booking.id, currency };
     for (const h of state.hotelSelections) {
       upsells.push({
@@ -182,9 +186,9 @@ export async function finalizeBooking(
         },
       });
     }
-    await repo.insertUpsells(tx, upsells);
+    await flights.insertUpsells(tx, upsells);
 
-    await repo.updateFinalizedBooking(tx, booking.id, {
+    await checkout.updateFinalizedBooking(tx, booking.id, {
       clientId,
       flightSelection: enriched as Record<string, unknown> | null,
       paymentMethodCode: payment.methodCode,
@@ -192,16 +196,16 @@ export async function finalizeBooking(
       totalPrice: formatCents(payment.totalCents),
     });
     const next = statusAfterPayment(selection?.cabin_class);
-    await repo.transition(tx, booking.id, [BookingStatus.checkout], next, {
+    await transition(tx, booking.id, [BookingStatus.checkout], next, {
       payment_intent_id: payment.intentId,
       payment_status: 'Succeeded',
       amount_paid: centsToNumber(payment.amountCents),
       total_price: centsToNumber(payment.totalCents),
       currency,
     });
-    if (!(await repo.consumeAllotment(tx, booking.offerId))) {
+    if (!(await consumeAllotment(tx, booking.offerId))) {
       // paid already: keep the booking, tell the admins the departure is over-sold
-      await repo.notifyAdmins(tx, {
+      await flights.notifyAdmins(tx, {
         type: 'allotment_exceeded',
         bookingId: booking.id,
         title: 'Allotment exceeded',

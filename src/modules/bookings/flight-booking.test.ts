@@ -9,8 +9,8 @@ import { waitFor } from '../../../test/support/wait.js';
 import { bookings } from '../../db/schema/index.js';
 import type { JobInfo } from '../../platform/queue.js';
 import { flightJobs } from '../flights/jobs.js';
+import * as flightRecords from '../flights/repository.js';
 import { bookAllFlights } from './flight-booking.js';
-import * as repo from './repository.js';
 
 let fake: FakeFlights;
 let t: TestApp;
@@ -48,7 +48,7 @@ describe('Book All Flights on the real queue', () => {
     expect(['flight_booking_in_progress', 'flights_confirmed']).toContain(result.status);
 
     await waitFor(async () => (await statusOf(b.id)) === 'flights_confirmed', 20_000);
-    const records = await repo.flightBookingsOf(t.database.db, b.id);
+    const records = await flightRecords.flightBookingsOf(t.database.db, b.id);
     expect(records.map((r) => [r.legIndex, r.flightType, r.cabinClass, r.provider])).toEqual([
       [0, 'international', 'ECONOMY', 'http'],
       [1, 'domestic', 'ECONOMY', 'http'],
@@ -66,17 +66,22 @@ describe('Book All Flights on the real queue', () => {
     );
 
     // the retrieval job stores the reservation details
-    await waitFor(async () => (await repo.flightBookingsOf(t.database.db, b.id)).every((r) => r.retrievedAt), 20_000);
-    expect((await repo.flightBookingsOf(t.database.db, b.id))[0].details).toMatchObject({ tickets: ['0750000000001'] });
+    await waitFor(
+      async () => (await flightRecords.flightBookingsOf(t.database.db, b.id)).every((r) => r.retrievedAt),
+      20_000,
+    );
+    expect((await flightRecords.flightBookingsOf(t.database.db, b.id))[0].details).toMatchObject({
+      tickets: ['0750000000001'],
+    });
 
-    const transitions = await repo.transitionsOf(t.database.db, b.id);
+    const transitions = await flightRecords.transitionsOf(t.database.db, b.id);
     expect(transitions.map((x) => [x.fromStatus, x.toStatus])).toEqual([
       ['pending_flight_booking', 'flight_booking_in_progress'],
       ['flight_booking_in_progress', 'flights_confirmed'],
     ]);
     // legs booked one after the other give a progress notification first; two legs finishing at
     // the same moment both see every leg booked, and only one of them confirms
-    const notes = await repo.notificationsOf(t.database.db, b.id);
+    const notes = await flightRecords.notificationsOf(t.database.db, b.id);
     expect(notes.filter((n) => n.type === 'flights_confirmed')).toHaveLength(1);
     expect(notes.at(-1)?.type).toBe('flights_confirmed');
     for (const n of notes.filter((x) => x.type === 'flight_leg_booked'))
@@ -128,7 +133,7 @@ describe('leg job outcomes', () => {
     expect(await statusOf(b.id)).toBe('flight_booking_in_progress');
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    const last = (await repo.transitionsOf(t.database.db, b.id)).at(-1)!;
+    const last = (await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!;
     expect(last.metadata).toEqual({
       message: expect.stringContaining('No matching ECONOMY fare for leg 0'),
       sub_type: 'no_matching_fare',
@@ -139,7 +144,9 @@ describe('leg job outcomes', () => {
       leg_type: 'international',
       leg_index: 0,
     });
-    expect((await repo.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual(['flight_booking_failed']);
+    expect((await flightRecords.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual([
+      'flight_booking_failed',
+    ]);
   });
 
   it('retries search failures and fails on the last try with the provider errors', async () => {
@@ -154,7 +161,7 @@ describe('leg job outcomes', () => {
     fake.failNext('search', down);
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    expect((await repo.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toEqual({
+    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toEqual({
       message: 'Flight provider search failed: maintenance',
       sub_type: 'api_error',
       leg_index: 1,
@@ -170,7 +177,7 @@ describe('leg job outcomes', () => {
       body: { error: { code: 'PRICE_CHANGED', message: 'up', original_price: 100, new_price: 112.5, currency: 'EUR' } },
     });
     expect(await bookLeg.handler({ bookingId: b1.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
-    expect((await repo.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata).toMatchObject({
+    expect((await flightRecords.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'price_change',
       fare_id: expect.stringMatching(/^SBX\./),
       original_price: 100,
@@ -183,7 +190,7 @@ describe('leg job outcomes', () => {
     const b2 = await inProgress();
     fake.failNext('book', { status: 422, body: { errors: [{ field: 'passport_number', message: 'invalid' }] } });
     expect(await bookLeg.handler({ bookingId: b2.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
-    expect((await repo.transitionsOf(t.database.db, b2.id)).at(-1)!.metadata).toMatchObject({
+    expect((await flightRecords.transitionsOf(t.database.db, b2.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'validation',
       validation_errors: [{ field: 'passport_number', message: 'invalid' }],
       leg_index: 0,
@@ -203,11 +210,11 @@ describe('leg job outcomes', () => {
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
     expect(fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference).length).toBe(booksBefore);
     expect(await statusOf(b.id)).toBe('flights_confirmed');
-    const confirmations = (await repo.transitionsOf(t.database.db, b.id)).filter(
+    const confirmations = (await flightRecords.transitionsOf(t.database.db, b.id)).filter(
       (x) => x.toStatus === 'flights_confirmed',
     );
     expect(confirmations).toHaveLength(1);
-    expect((await repo.flightBookingsOf(t.database.db, b.id)).length).toBe(2);
+    expect((await flightRecords.flightBookingsOf(t.database.db, b.id)).length).toBe(2);
   });
 
   it('retries only the unbooked legs after a failure', async () => {
@@ -221,12 +228,12 @@ describe('leg job outcomes', () => {
     const retry = await bookAllFlights(t.app.ctx, b.id);
     expect(retry).toMatchObject({ queued_legs: [1], booked_legs: [0] });
     await waitFor(async () => (await statusOf(b.id)) === 'flights_confirmed', 20_000);
-    const moves = (await repo.transitionsOf(t.database.db, b.id)).map((x) => [x.fromStatus, x.toStatus]);
+    const moves = (await flightRecords.transitionsOf(t.database.db, b.id)).map((x) => [x.fromStatus, x.toStatus]);
     expect(moves.slice(-2)).toEqual([
       ['flight_booking_failed', 'flight_booking_in_progress'],
       ['flight_booking_in_progress', 'flights_confirmed'],
     ]);
-    expect((await repo.transitionsOf(t.database.db, b.id)).at(-2)!.metadata).toMatchObject({
+    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-2)!.metadata).toMatchObject({
       action: 'retry',
       legs: [1],
     });

@@ -2,9 +2,11 @@
 // flight_booking_failed) to flight_booking_in_progress, with one job per unbooked leg.
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { findBooking } from '../checkout/repository.js';
 import { flightJobs, LEG_JOB, type StoredFlightSelection } from '../flights/jobs.js';
-import * as repo from './repository.js';
+import { flightBookingsOf, resetLegAttempts } from '../flights/repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';
+import { transition } from './status.js';
 
 export interface BookAllFlightsResult {
   booking_id: number;
@@ -22,7 +24,7 @@ export async function bookAllFlights(
   actor = 'admin',
 ): Promise<BookAllFlightsResult> {
   const db = ctx.database.db;
-  const booking = await repo.findBooking(db, bookingId);
+  const booking = await findBooking(db, bookingId);
   if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
   if (!FLIGHT_BOOKABLE_STATUSES.includes(booking.status)) {
     throw new AppError(
@@ -34,16 +36,16 @@ export async function bookAllFlights(
   const selection = booking.flightSelection as StoredFlightSelection | null;
   const legs = selection?.legs?.map((l) => l.leg_index) ?? [];
   if (legs.length === 0) throw new AppError(422, 'no_flight_legs', 'The booking has no flight legs to book.');
-  const booked = (await repo.flightBookingsOf(db, bookingId)).map((r) => r.legIndex);
+  const booked = (await flightBookingsOf(db, bookingId)).map((r) => r.legIndex);
   const todo = unbookedLegs(legs, booked);
 
-  const moved = await repo.transition(db, bookingId, FLIGHT_BOOKABLE_STATUSES, BookingStatus.flightBookingInProgress, {
+  const moved = await transition(db, bookingId, FLIGHT_BOOKABLE_STATUSES, BookingStatus.flightBookingInProgress, {
     action: booking.status === BookingStatus.flightBookingFailed ? 'retry' : 'book_all_flights',
     actor,
     legs: todo,
   });
   if (!moved) throw new AppError(409, 'invalid_booking_status', 'The booking changed status meanwhile.');
-  await repo.resetLegAttempts(db, bookingId, todo);
+  await resetLegAttempts(db, bookingId, todo);
 
   const { bookLeg } = flightJobs(ctx);
   const queued: number[] = [];
@@ -58,7 +60,7 @@ export async function bookAllFlights(
   if (todo.length > 0 && queued.length === 0) {
     // every leg's job key is still inside its unique window (a job of an earlier run is pending or
     // failed moments ago): undo the move so the booking does not wait for jobs that will not come
-    await repo.transition(db, bookingId, [BookingStatus.flightBookingInProgress], booking.status, {
+    await transition(db, bookingId, [BookingStatus.flightBookingInProgress], booking.status, {
       action: 'undo',
       reason: 'flight jobs still locked',
       legs: todo,
@@ -71,12 +73,12 @@ export async function bookAllFlights(
   }
   if (todo.length === 0) {
     // every leg already had its record (an earlier run booked them): nothing left to do
-    await repo.transition(db, bookingId, [BookingStatus.flightBookingInProgress], BookingStatus.flightsConfirmed, {
+    await transition(db, bookingId, [BookingStatus.flightBookingInProgress], BookingStatus.flightsConfirmed, {
       legs_booked: booked.length,
       legs_total: legs.length,
     });
   }
-  const after = await repo.findBooking(db, bookingId);
+  const after = await findBooking(db, bookingId);
   return {
     booking_id: bookingId,
     booking_reference: booking.reference,

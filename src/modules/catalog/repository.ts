@@ -248,3 +248,21 @@ export async function productPlace(db: DbOrTx, id: number): Promise<{ market: st
     .limit(1);
   return rows[0];
 }
+
+/** The market product's own hero image (a storage path or URL), for the booking confirmation. */
+export async function productHeroImage(db: DbOrTx, marketProductId: number): Promise<string | null> {
+  const rows = await db
+    .select({ hero: marketProducts.heroImage })
+    .from(marketProducts)
+    .where(eq(marketProducts.id, marketProductId))
+    .limit(1);
+  return rows[0]?.hero ?? null;
+}
+
+/** Airports by IATA code (upper-cased), for naming the airports of a booking's flights. */
+export async function airportNames(db: DbOrTx, codes: string[]) {
+  const unique = [...new Set(codes.filter(Boolean).map((c) => c.toUpperCase()))];
+  if (unique.length === 0) return new Map<string, { name: string; city: string; country: string }>();
+  const rows = await db.select().from(airports).where(inArray(airports.iataCode, unique));
+  return new Map(rows.map((r) => [r.iataCode, { name: r.name, city: r.city, country: r.country }]));
+}

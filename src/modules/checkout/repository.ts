@@ -1,239 +1,9 @@
-// SQL of the checkout: reads of the catalog rows a checkout prices from, bookings and their funnel,
-// API tokens. Plain objects out; money as NUMERIC strings or cents.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+// SQL of the checkout's own tables: bookings and their funnel, clients, API tokens. What a checkout prices
+// from is the catalog's (catalog/offers.ts, catalog/supply.ts). Plain objects out.
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
-import {
-  accommodations,
-  activities,
-  activityRates,
-  apiTokens,
-  bookingStepVisits,
-  bookings,
-  exchangeRates,
-  hotelRates,
-  hotels,
-  itineraryDayActivities,
-  itineraryDays,
-  offers,
-  tourDayTransfers,
-  transferRates,
-  transfers,
-} from '../../db/schema/index.js';
-import { toCents } from '../../platform/money.js';
-import { FUNNEL_STEPS, type FunnelStep, type Rate, type RatesPerEur, type Stay, TIERS, type Tier } from './rules.js';
-
-export interface OfferRow {
-  id: number;
-  status: string;
-  departureDate: string;
-  returnDate: string | null;
-  paxCount: number;
-  landBasePrice: string;
-  flightPrice: string;
-  marginPercent: string;
-  finalPrice: string;
-  pricePerPerson: string;
-  marketProductId: number;
-  productStatus: string;
-  sku: string;
-  marketId: number;
-  marketCode: string;
-  templateId: number;
-  tripDurationDays: number;
-  packageServiceName: string | null;
-  /** title and slug of the product in the requested language (same template and market), if any */
-  localizedTitle: string | null;
-  localizedSlug: string | null;
-  localizedStatus: string | null;
-}
-
-// One named statement (checkout's hottest read: every start and option GET): parsed and planned
-// once per connection; dates and money as text, as Drizzle's string modes give them.
-const FIND_OFFER = `SELECT o.id, o.status, o.departure_date::text AS "departureDate", o.return_date::text AS "returnDate",
-  o.pax_count AS "paxCount", o.land_base_price::text AS "landBasePrice", o.flight_price::text AS "flightPrice",
-  o.margin_percent::text AS "marginPercent", o.final_price::text AS "finalPrice",
-  o.price_per_person::text AS "pricePerPerson", mp.id AS "marketProductId", mp.status AS "productStatus", mp.sku,
-  mp.market_id AS "marketId", m.code AS "marketCode", t.id AS "templateId", t.trip_duration_days AS "tripDurationDays",
-  t.package_service_name AS "packageServiceName", l.title AS "localizedTitle", l.url_slug AS "localizedSlug",
-  l.status AS "localizedStatus"
-  FROM offers o
-  JOIN market_products mp ON mp.id = o.market_product_id
-  JOIN markets m ON m.id = mp.market_id
-  JOIN product_templates t ON t.id = mp.template_id
-  LEFT JOIN market_products l ON l.template_id = mp.template_id AND l.market_id = mp.market_id AND l.language = $2
- WHERE o.id = $1`;
-
-/** The offer with its product, template and the product of the requested language. */
-export async function findOffer(database: Database, offerId: number, lang: string): Promise<OfferRow | null> {
-  const { rows } = await database.query<OfferRow>(FIND_OFFER, [offerId, lang], 'checkout_find_offer');
-  return rows[0] ?? null;
-}
-
-export async function offerFinalPrice(db: DbOrTx, offerId: number): Promise<string | null> {
-  const rows = await db.select({ p: offers.finalPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);
-  return rows[0]?.p ?? null;
-}
-
-export async function loadExchangeRates(db: DbOrTx): Promise<RatesPerEur> {
-  const rows = await db.select().from(exchangeRates);
-  return new Map(rows.map((r) => [r.currency, r.ratePerEur]));
-}
-
-export interface HotelInfo {
-  id: number;
-  name: string;
-  city: string | null;
-  country: string | null;
-  description: string | null;
-  images: string[];
-}
-
-export interface TourStays {
-  stays: Stay[];
-  hotels: Map<number, HotelInfo>;
-}
-
-export async function loadStays(db: DbOrTx, templateId: number): Promise<TourStays> {
-  const rows = await db
-    .select({
-      hotelId: accommodations.hotelId,
-      tier: accommodations.tier,
-      dayStart: accommodations.dayStart,
-      dayEnd: accommodations.dayEnd,
-      name: hotels.name,
-      city: hotels.city,
-      country: hotels.country,
-      description: hotels.description,
-      images: hotels.images,
-    })
-    .from(accommodations)
-    .innerJoin(hotels, eq(hotels.id, accommodations.hotelId))
-    .where(eq(accommodations.templateId, templateId))
-    .orderBy(asc(accommodations.dayStart));
-  const hotelMap = new Map<number, HotelInfo>();
-  const stays: Stay[] = [];
-  for (const r of rows) {
-    // the import spells the top tier grand_luxury; tolerate "grand luxury" as well
-    const tier = r.tier.replace(' ', '_') as Tier;
-    if (!TIERS.includes(tier)) continue;
-    stays.push({ hotelId: r.hotelId, tier, dayStart: r.dayStart, dayEnd: r.dayEnd });
-    hotelMap.set(r.hotelId, {
-      id: r.hotelId,
-      name: r.name,
-      city: r.city,
-      country: r.country,
-      description: r.description,
-      images: r.images,
-    });
-  }
-  return { stays, hotels: hotelMap };
-}
-
-/** hotelId -> roomType -> rate */
-export async function loadHotelRates(db: DbOrTx, hotelIds: number[]): Promise<Map<number, Map<string, Rate>>> {
-  const out = new Map<number, Map<string, Rate>>();
-  if (hotelIds.length === 0) return out;
-  const rows = await db.select().from(hotelRates).where(inArray(hotelRates.hotelId, hotelIds));
-  for (const r of rows) {
-    const m = out.get(r.hotelId) ?? new Map<string, Rate>();
-    m.set(r.roomType, { cents: toCents(r.pricePerNight), currency: r.currency });
-    out.set(r.hotelId, m);
-  }
-  return out;
-}
-
-export interface DayRow {
-  dayNumber: number;
-  city: string | null;
-  country: string | null;
-}
-
-export async function loadItineraryDays(db: DbOrTx, marketProductId: number): Promise<DayRow[]> {
-  return db
-    .select({ dayNumber: itineraryDays.dayNumber, city: itineraryDays.city, country: itineraryDays.country })
-    .from(itineraryDays)
-    .where(eq(itineraryDays.marketProductId, marketProductId))
-    .orderBy(asc(itineraryDays.dayNumber));
-}
-
-export interface DayActivityRow {
-  dayNumber: number;
-  tier: string;
-  id: number;
-  name: string;
-  description: string | null;
-  city: string | null;
-  country: string | null;
-  images: string[];
-  rate: Rate | null;
-}
-
-export async function loadDayActivities(db: DbOrTx, marketProductId: number): Promise<DayActivityRow[]> {
-  const rows = await db
-    .select({
-      dayNumber: itineraryDays.dayNumber,
-      tier: itineraryDayActivities.tier,
-      id: activities.id,
-      name: activities.name,
-      description: activities.description,
-      city: activities.city,
-      country: activities.country,
-      images: activities.images,
-      price: activityRates.pricePerPerson,
-      currency: activityRates.currency,
-    })
-    .from(itineraryDayActivities)
-    .innerJoin(itineraryDays, eq(itineraryDays.id, itineraryDayActivities.itineraryDayId))
-    .innerJoin(activities, eq(activities.id, itineraryDayActivities.activityId))
-    .leftJoin(activityRates, eq(activityRates.activityId, activities.id))
-    .where(eq(itineraryDays.marketProductId, marketProductId))
-    .orderBy(asc(itineraryDays.dayNumber), asc(itineraryDayActivities.sortOrder), asc(activities.id));
-  return rows.map(({ price, currency, ...r }) => ({
-    ...r,
-    rate: price !== null && currency !== null ? { cents: toCents(price), currency } : null,
-  }));
-}
-
-export interface DayTransferRow {
-  dayNumber: number;
-  kind: string;
-  id: number;
-  name: string;
-  description: string | null;
-  city: string | null;
-  country: string | null;
-  images: string[];
-  vehicleType: string | null;
-  durationMinutes: number | null;
-  rate: Rate | null;
-}
-
-export async function loadDayTransfers(db: DbOrTx, templateId: number): Promise<DayTransferRow[]> {
-  const rows = await db
-    .select({
-      dayNumber: tourDayTransfers.dayNumber,
-      kind: tourDayTransfers.kind,
-      id: transfers.id,
-      name: transfers.name,
-      description: transfers.description,
-      city: transfers.city,
-      country: transfers.country,
-      images: transfers.images,
-      vehicleType: transfers.vehicleType,
-      durationMinutes: transfers.durationMinutes,
-      price: transferRates.pricePerTrip,
-      currency: transferRates.currency,
-    })
-    .from(tourDayTransfers)
-    .innerJoin(transfers, eq(transfers.id, tourDayTransfers.transferId))
-    .leftJoin(transferRates, eq(transferRates.transferId, transfers.id))
-    .where(eq(tourDayTransfers.templateId, templateId))
-    .orderBy(asc(tourDayTransfers.dayNumber), asc(transfers.id));
-  return rows.map(({ price, currency, ...r }) => ({
-    ...r,
-    rate: price !== null && currency !== null ? { cents: toCents(price), currency } : null,
-  }));
-}
+import { apiTokens, bookingStepVisits, bookings, clients } from '../../db/schema/index.js';
+import { FUNNEL_STEPS, type FunnelStep } from './rules.js';
 
 // ---------------------------------------------------------------------------------------------
 // Bookings and funnel
@@ -333,9 +103,86 @@ export async function recordFunnelStep(db: DbOrTx, bookingId: number, step: Funn
   return true;
 }
 
-export async function findBooking(db: DbOrTx, bookingId: number) {
+export type BookingRow = typeof bookings.$inferSelect;
+
+export async function findBooking(db: DbOrTx, bookingId: number): Promise<BookingRow | null> {
   const rows = await db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1);
   return rows[0] ?? null;
+}
+
+export async function findBookingByReference(db: DbOrTx, reference: string): Promise<BookingRow | null> {
+  const rows = await db.select().from(bookings).where(eq(bookings.reference, reference)).limit(1);
+  return rows[0] ?? null;
+}
+
+// The booking's lifecycle after checkout (bookings module): finalization and status moves lock
+// the row in their own transaction and pass its handle.
+
+export async function lockBooking(tx: DbOrTx, id: number): Promise<BookingRow | null> {
+  const rows = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
+  return rows[0] ?? null;
+}
+
+/** The booking's status, its row locked until the caller's transaction ends; undefined when none. */
+export async function lockBookingStatus(tx: DbOrTx, id: number): Promise<string | undefined> {
+  const current = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)).for('update');
+  return current[0]?.status;
+}
+
+export async function setBookingStatus(tx: DbOrTx, id: number, status: string): Promise<void> {
+  await tx.update(bookings).set({ status, updatedAt: sql`now()` }).where(eq(bookings.id, id));
+}
+
+export async function updateFinalizedBooking(
+  tx: DbOrTx,
+  id: number,
+  set: {
+    clientId: number;
+    flightSelection: Record<string, unknown> | null;
+    paymentMethodCode: string;
+    paymentGatewayCode: string;
+    totalPrice: string;
+  },
+): Promise<void> {
+  await tx
+    .update(bookings)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(bookings.id, id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clients
+
+/**
+ * The booking contact: the client with this e-mail (case-insensitive) updated, or a new one.
+ * Finalization (bookings module) is the only writer, inside its transaction.
+ */
+export async function upsertClient(
+  tx: DbOrTx,
+  c: { first_name: string; last_name: string; email: string; phone: string },
+): Promise<number> {
+  const found = await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(sql`lower(${clients.email}) = lower(${c.email})`)
+    .orderBy(asc(clients.id))
+    .limit(1);
+  const values = { firstName: c.first_name, lastName: c.last_name, email: c.email, phone: c.phone };
+  if (found[0]) {
+    await tx
+      .update(clients)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(clients.id, found[0].id));
+    return found[0].id;
+  }
+  const rows = await tx.insert(clients).values(values).returning({ id: clients.id });
+  return rows[0].id;
+}
+
+/** Ids of the clients with this e-mail (case-insensitive), for the CRM's person lookup. */
+export async function clientIdsByEmail(db: DbOrTx, email: string): Promise<number[]> {
+  const rows = await db.select({ id: clients.id }).from(clients).where(sql`lower(${clients.email}) = lower(${email})`);
+  return rows.map((r) => r.id);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ import { AppError, FieldErrorBag } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { assetUrl } from '../../platform/urls.js';
 import { labelsFor } from '../catalog/labels.js';
+import { findOffer, type OfferWithProduct, offerFinalPrice } from '../catalog/offers.js';
 import { cityCountry, isInsideLeadTime } from '../catalog/rules.js';
+import { loadExchangeRates, loadItineraryDays } from '../catalog/supply.js';
 import type { MarketScope } from '../markets/rules.js';
 import { productPath } from '../markets/rules.js';
 import * as repo from './repository.js';
@@ -32,6 +34,7 @@ import {
   upgradeDifferenceCents,
 } from './rules.js';
 import { createSessionStore, type SessionState, type SessionStore, type StoredSession } from './session-store.js';
+import * as supply from './supply.js';
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -79,11 +82,13 @@ export class CheckoutService {
    * inside the lead time; the other readers answer 404 for it. `session` only needs it to exist
    * in the market (a running checkout keeps working while the offer ages).
    */
-  async offerFor(scope: MarketScope, offerId: number, purpose: 'start' | 'read' | 'session'): Promise<repo.OfferRow> {
+  async offerFor(
+    scope: MarketScope,
+    offerId: number,
+    purpose: 'start' | 'read' | 'session',
+  ): Promise<OfferWithProduct> {
     const offer =
-      Number.isSafeInteger(offerId) && offerId > 0
-        ? await repo.findOffer(this.ctx.database, offerId, scope.lang)
-        : null;
+      Number.isSafeInteger(offerId) && offerId > 0 ? await findOffer(this.ctx.database, offerId, scope.lang) : null;
     const notFound = () => new AppError(404, 'offer_not_found', `Offer ${offerId} not found.`);
     if (!offer || offer.marketId !== scope.market.id) throw notFound();
     if (purpose === 'session') return offer;
@@ -97,12 +102,12 @@ export class CheckoutService {
     return offer;
   }
 
-  private productUrl(scope: MarketScope, offer: repo.OfferRow): string | null {
+  private productUrl(scope: MarketScope, offer: OfferWithProduct): string | null {
     if (!offer.localizedSlug || offer.localizedStatus !== 'active') return null;
     return productPath(scope.market, scope.lang, offer.localizedSlug);
   }
 
-  offerSummary(scope: MarketScope, offer: repo.OfferRow) {
+  offerSummary(scope: MarketScope, offer: OfferWithProduct) {
     return {
       offer_id: offer.id,
       offer_sku: offer.sku,
@@ -196,7 +201,7 @@ export class CheckoutService {
     const s = await this.findSession(scope, token);
     if (!s || s.state.isNonStandardPax) return s;
     const finalPrice =
-      s.offerFinalPrice !== undefined ? s.offerFinalPrice : await repo.offerFinalPrice(this.db, s.state.offerId);
+      s.offerFinalPrice !== undefined ? s.offerFinalPrice : await offerFinalPrice(this.db, s.state.offerId);
     const cents = finalPrice === null ? null : toCents(finalPrice);
     if (cents === null || cents === s.state.offerFinalCents) return s;
     return { ...s, state: await this.save(s, { baseCents: cents, offerFinalCents: cents }) };
@@ -232,9 +237,9 @@ export class CheckoutService {
     const nonStandard = isNonStandardPax(offer.paxCount, pax, roomType);
     let baseCents = toCents(offer.finalPrice);
     if (input.actual_room_type !== undefined || nonStandard) {
-      const { stays } = await repo.loadStays(this.db, offer.templateId);
+      const { stays } = await supply.loadStays(this.db, offer.templateId);
       const selection = stays.filter((s) => s.tier === 'selection');
-      const rates = await repo.loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
+      const rates = await supply.loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
       const rateOf = (rt: string) => (hotelId: number) => rates.get(hotelId)?.get(rt);
       if (selection.length === 0) {
         // legacy package tour: no hotel rates to check; only the party's own room type
@@ -243,7 +248,7 @@ export class CheckoutService {
         throw unavailable('the base hotels have no rate for it');
       }
       if (nonStandard) {
-        const exchange = await repo.loadExchangeRates(this.db);
+        const exchange = await loadExchangeRates(this.db);
         const hotelCost = (rt: string) =>
           selection.length === 0 ? 0 : selectionHotelCostCents(stays, rateOf(rt), currency, exchange);
         const defaultCost = hotelCost(defaultRoomType(offer.paxCount));
@@ -327,11 +332,11 @@ export class CheckoutService {
   // -------------------------------------------------------------------------------------------
   // Hotels
 
-  private async buildHotels(scope: MarketScope, offer: repo.OfferRow, roomType: string) {
-    const { stays, hotels } = await repo.loadStays(this.db, offer.templateId);
+  private async buildHotels(scope: MarketScope, offer: OfferWithProduct, roomType: string) {
+    const { stays, hotels } = await supply.loadStays(this.db, offer.templateId);
     const [rates, exchange] = await Promise.all([
-      repo.loadHotelRates(this.db, [...hotels.keys()]),
-      repo.loadExchangeRates(this.db),
+      supply.loadHotelRates(this.db, [...hotels.keys()]),
+      loadExchangeRates(this.db),
     ]);
     const currency = scope.market.currency.code;
     const tierLabels = labelsFor(scope.lang).stayTiers;
@@ -494,11 +499,11 @@ export class CheckoutService {
     };
   }
 
-  private async buildActivities(scope: MarketScope, offer: repo.OfferRow) {
+  private async buildActivities(scope: MarketScope, offer: OfferWithProduct) {
     const [days, rows, exchange] = await Promise.all([
-      repo.loadItineraryDays(this.db, offer.marketProductId),
-      repo.loadDayActivities(this.db, offer.marketProductId),
-      repo.loadExchangeRates(this.db),
+      loadItineraryDays(this.db, offer.marketProductId),
+      supply.loadDayActivities(this.db, offer.marketProductId),
+      loadExchangeRates(this.db),
     ]);
     const currency = scope.market.currency.code;
     return days.map((d) => {
@@ -565,11 +570,11 @@ export class CheckoutService {
   // -------------------------------------------------------------------------------------------
   // Transfers
 
-  private async buildTransfers(scope: MarketScope, offer: repo.OfferRow) {
+  private async buildTransfers(scope: MarketScope, offer: OfferWithProduct) {
     const [days, rows, exchange] = await Promise.all([
-      repo.loadItineraryDays(this.db, offer.marketProductId),
-      repo.loadDayTransfers(this.db, offer.templateId),
-      repo.loadExchangeRates(this.db),
+      loadItineraryDays(this.db, offer.marketProductId),
+      supply.loadDayTransfers(this.db, offer.templateId),
+      loadExchangeRates(this.db),
     ]);
     const currency = scope.market.currency.code;
     const dayNumbers = [...new Set(rows.filter((r) => r.kind === 'upsell').map((r) => r.dayNumber))].sort(

@@ -5,7 +5,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { Tx } from '../../db/database.js';
-import { productTemplates } from '../../db/schema/catalog.js';
 import {
   aboutUsPages,
   aboutUsTranslations,
@@ -21,6 +20,7 @@ import {
   type Trailer,
 } from '../../db/schema/content.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { templateIdsByCode } from '../catalog/tours.js';
 
 const LOCALE = '^[a-z]{2}_[A-Z]{2}$';
 const SLUG = '^[a-z0-9]+(-[a-z0-9]+)*$';
@@ -370,14 +370,7 @@ function check(doc: Record<string, unknown>, _ctx: ImportContext): ImportProblem
 /** Template ids by code; an unknown code fails the import (the transaction rolls back). */
 async function templateIds(tx: Tx, codes: Iterable<{ code: string; path: string }>): Promise<Map<string, number>> {
   const wanted = [...codes];
-  const unique = [...new Set(wanted.map((w) => w.code))];
-  const rows = unique.length
-    ? await tx
-        .select({ id: productTemplates.id, code: productTemplates.code })
-        .from(productTemplates)
-        .where(inArray(productTemplates.code, unique))
-    : [];
-  const ids = new Map(rows.map((r) => [r.code, r.id]));
+  const ids = await templateIdsByCode(tx, [...new Set(wanted.map((w) => w.code))]);
   const missing = wanted.find((w) => !ids.has(w.code));
   if (missing) throw new Error(`${missing.path}: unknown product template '${missing.code}'`);
   return ids;

@@ -2,7 +2,6 @@
 // translation is simply not found; only active records are read.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { productTemplates } from '../../db/schema/catalog.js';
 import {
   aboutUsPages,
   aboutUsTranslations,
@@ -13,6 +12,7 @@ import {
   regions,
   regionTranslations,
 } from '../../db/schema/content.js';
+import { templateCodes } from '../catalog/tours.js';
 
 const ACTIVE = 'active';
 
@@ -96,15 +96,15 @@ export async function findCountry(db: DbOrTx, locale: string, slug: string): Pro
   return row;
 }
 
-/** The template codes of a country's tours, in the association's order. */
+/** The template codes of a country's tours, in the association's order (codes are the catalog's). */
 export async function countryTemplateCodes(db: DbOrTx, countryId: number): Promise<string[]> {
   const rows = await db
-    .select({ code: productTemplates.code })
+    .select({ templateId: countryProducts.templateId })
     .from(countryProducts)
-    .innerJoin(productTemplates, eq(productTemplates.id, countryProducts.templateId))
     .where(eq(countryProducts.countryId, countryId))
     .orderBy(asc(countryProducts.sortOrder));
-  return rows.map((r) => r.code);
+  const codes = await templateCodes(db, [...new Set(rows.map((r) => r.templateId))]);
+  return rows.flatMap((r) => codes.get(r.templateId) ?? []);
 }
 
 export async function findLabels(db: DbOrTx, locale: string) {

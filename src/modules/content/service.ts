@@ -6,6 +6,7 @@ import { dateIn } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { assetUrl } from '../../platform/urls.js';
 import { leadingPrice } from '../catalog/rules.js';
+import { type Tour, toursByTemplateCode } from '../catalog/tours.js';
 import type { MarketScope } from '../markets/rules.js';
 import { productPath } from '../markets/rules.js';
 import {
@@ -19,7 +20,6 @@ import {
   type RegionRow,
 } from './repository.js';
 import { durationLabel, itineraryLine, resolveLabels, visibleTrailers } from './rules.js';
-import { type Tour, toursByTemplateCode } from './tours.js';
 
 export class ContentService {
   constructor(private readonly ctx: AppContext) {}

@@ -4,18 +4,11 @@ import type { CliContext, Command, ParsedArgs } from '../../platform/cli.js';
 import type { Queue } from '../../platform/queue.js';
 import { PgBossQueue } from '../../platform/queue-pgboss.js';
 import { leadCrmDispatchOptions, leadCrmPushJob } from '../leads/jobs.js';
+import { leadIdsAfter } from '../leads/repository.js';
+import { type Subscriber, setCrmPersonId, subscriberIdsAfter, subscribersAfter } from '../newsletter/repository.js';
 import { newsletterCrmDispatchOptions, newsletterCrmSyncJob } from './jobs.js';
 import { CrmError, type CrmPerson } from './pipedrive.js';
-import {
-  countByStatus,
-  ensureRecord,
-  findRecord,
-  linkSubscriber,
-  recordsIn,
-  type Subscriber,
-  subscribersAfter,
-  unsyncedModelIds,
-} from './repository.js';
+import { countByStatus, ensureRecord, findRecord, recordsIn, unsyncedAmong } from './repository.js';
 import { type RetryScope, statusesFor } from './rules.js';
 import { applyEvent, type CrmDeps, crmConfigured, pipedriveFor } from './service.js';
 
@@ -132,14 +125,16 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
         let queued = 0;
         let already = 0;
         let after = 0;
+        // the model's ids page by page from its module; the sync records say which still need a push
+        const idsAfter = model === 'lead' ? leadIdsAfter : subscriberIdsAfter;
         for (;;) {
-          const ids = await unsyncedModelIds(cli.database.db, model, after, BATCH);
-          if (!ids.length) break;
-          for (const id of ids) {
+          const page = await idsAfter(cli.database.db, after, BATCH);
+          if (!page.length) break;
+          for (const id of await unsyncedAmong(cli.database.db, model, page)) {
             if ((await dispatch(id)) === null) already++;
             else queued++;
           }
-          after = ids[ids.length - 1];
+          after = page[page.length - 1];
         }
         const counts = await countByStatus(cli.database.db, model);
         cli.out(
@@ -203,7 +198,7 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
         }
         const person: CrmPerson | null = await withRetry(() => client.findPersonByEmail(sub.email));
         if (person) {
-          await linkSubscriber(cli.database.db, sub.id, person.id, new Date());
+          await setCrmPersonId(cli.database.db, sub.id, person.id, new Date());
           await applyEvent(deps, record, { type: 'linked', remoteId: String(person.id) });
           tally.linked++;
           cli.out(`subscriber ${sub.id}: linked to CRM person ${person.id} found by email (${record.status})`);

@@ -2,8 +2,8 @@
 // two modes: the initial delivery, and phone-only, which only fills an empty CRM phone.
 import type { DispatchOptions, JobDefinition, JobOutcome, Queue } from '../../platform/queue.js';
 import { outcome } from '../../platform/queue.js';
+import { findSubscriber, type Subscriber, setCrmPersonId } from '../newsletter/repository.js';
 import { CONSENT_FIELDS, type CrmPerson } from './pipedrive.js';
-import { getSubscriber, linkSubscriber, type Subscriber } from './repository.js';
 import { consentDate } from './rules.js';
 import {
   applyEvent,
@@ -92,7 +92,7 @@ export async function syncSubscriber(deps: CrmDeps, payload: NewsletterCrmPayloa
   const now = () => (deps.clock?.now() ?? new Date()) as Date;
   const ctx = { subscriberId: payload.subscriberId, phoneOnly: payload.phoneOnly };
 
-  const sub = await getSubscriber(db, payload.subscriberId);
+  const sub = await findSubscriber(db, payload.subscriberId);
   if (!sub) {
     log.info(ctx, 'CRM sync: subscriber deleted, nothing to do');
     return outcome.ignore('subscriber deleted');
@@ -106,7 +106,7 @@ export async function syncSubscriber(deps: CrmDeps, payload: NewsletterCrmPayloa
 
   const linkedId = record.remoteId ? Number(record.remoteId) : sub.crmPersonId;
   if (linkedId && !sub.phone) {
-    if (sub.crmPersonId !== linkedId) await linkSubscriber(db, sub.id, linkedId, now());
+    if (sub.crmPersonId !== linkedId) await setCrmPersonId(db, sub.id, linkedId, now());
     await applyEvent(deps, record, { type: 'delivered', remoteId: String(linkedId) });
     return outcome.done();
   }
@@ -120,7 +120,7 @@ export async function syncSubscriber(deps: CrmDeps, payload: NewsletterCrmPayloa
       person = await client.findPersonByEmail(sub.email);
       if (person) {
         // saved before the phone step, so a retry after a failure there does not look again
-        await linkSubscriber(db, sub.id, person.id, now());
+        await setCrmPersonId(db, sub.id, person.id, now());
         record = (await applyEvent(deps, record, { type: 'linked', remoteId: String(person.id) })) ?? record;
       }
     }
@@ -131,7 +131,7 @@ export async function syncSubscriber(deps: CrmDeps, payload: NewsletterCrmPayloa
         return outcome.ignore('no CRM person for a phone-only delivery');
       }
       const created = await client.createPerson(newPerson(sub), Object.values(CONSENT_FIELDS));
-      await linkSubscriber(db, sub.id, created.id, now());
+      await setCrmPersonId(db, sub.id, created.id, now());
       await applyEvent(deps, record, { type: 'delivered', remoteId: String(created.id) });
       log.info({ ...ctx, personId: created.id }, 'CRM sync: person created');
       return outcome.done();

@@ -1,19 +1,11 @@
-// SQL of the CRM mirror: sync records, and the two newsletter subscriber columns the mirror
-// reads and writes (crm_person_id is the CRM mirror's column by the schema's own note).
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+// SQL of the CRM mirror's sync records. The mirrored rows (subscribers, leads, clients) are read
+// and linked through their own modules' functions.
+import { and, asc, desc, eq, gt, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import {
-  type CrmModelType,
-  type CrmSyncStatus,
-  clients,
-  crmSyncRecords,
-  leads,
-  newsletterSubscribers,
-} from '../../db/schema/index.js';
+import { type CrmModelType, type CrmSyncStatus, crmSyncRecords } from '../../db/schema/index.js';
 import type { SyncState } from './rules.js';
 
 export type SyncRecord = typeof crmSyncRecords.$inferSelect;
-export type Subscriber = typeof newsletterSubscribers.$inferSelect;
 
 export async function findRecord(db: DbOrTx, modelType: CrmModelType, modelId: number): Promise<SyncRecord | null> {
   const rows = await db
@@ -88,59 +80,42 @@ export async function countByStatus(db: DbOrTx, modelType: CrmModelType): Promis
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-/** Ids of model rows that are neither Synced nor Ignored (no record counts as not synced). */
-export async function unsyncedModelIds(
+/**
+ * Of these model ids, in their order, those whose row is neither Synced nor Ignored (no record
+ * counts as not synced). The ids come from the model's own module.
+ */
+export async function unsyncedAmong(
   db: DbOrTx,
   modelType: 'newsletter_subscriber' | 'lead',
-  afterId: number,
-  limit: number,
+  ids: number[],
 ): Promise<number[]> {
-  const table = modelType === 'lead' ? leads : newsletterSubscribers;
-  const rows = await db
-    .select({ id: table.id })
-    .from(table)
-    .leftJoin(crmSyncRecords, and(eq(crmSyncRecords.modelType, modelType), eq(crmSyncRecords.modelId, table.id)))
+  if (!ids.length) return [];
+  const settled = await db
+    .select({ id: crmSyncRecords.modelId })
+    .from(crmSyncRecords)
     .where(
-      and(gt(table.id, afterId), or(isNull(crmSyncRecords.id), inArray(crmSyncRecords.status, ['Pending', 'Failed']))),
-    )
-    .orderBy(asc(table.id))
-    .limit(limit);
-  return rows.map((r) => r.id);
+      and(
+        eq(crmSyncRecords.modelType, modelType),
+        inArray(crmSyncRecords.modelId, ids),
+        notInArray(crmSyncRecords.status, ['Pending', 'Failed']),
+      ),
+    );
+  const skip = new Set(settled.map((r) => r.id));
+  return ids.filter((id) => !skip.has(id));
 }
 
-export async function getSubscriber(db: DbOrTx, id: number): Promise<Subscriber | null> {
-  const rows = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id));
-  return rows[0] ?? null;
-}
-
-export async function subscribersAfter(db: DbOrTx, afterId: number, limit: number): Promise<Subscriber[]> {
-  return db
-    .select()
-    .from(newsletterSubscribers)
-    .where(gt(newsletterSubscribers.id, afterId))
-    .orderBy(asc(newsletterSubscribers.id))
-    .limit(limit);
-}
-
-export async function linkSubscriber(db: DbOrTx, id: number, personId: number, now: Date): Promise<void> {
-  await db
-    .update(newsletterSubscribers)
-    .set({ crmPersonId: personId, updatedAt: now })
-    .where(eq(newsletterSubscribers.id, id));
-}
-
-/** The CRM person of a synced local client (checkout's `clients`) with this email, through the client sync records. */
-export async function syncedClientPersonId(db: DbOrTx, email: string): Promise<number | null> {
+/** The CRM person of the last synced of these local clients (checkout's `clients`), through their sync records. */
+export async function syncedClientPersonId(db: DbOrTx, clientIds: number[]): Promise<number | null> {
+  if (!clientIds.length) return null;
   const [row] = await db
     .select({ remoteId: crmSyncRecords.remoteId })
     .from(crmSyncRecords)
-    .innerJoin(clients, eq(clients.id, crmSyncRecords.modelId))
     .where(
       and(
         eq(crmSyncRecords.modelType, 'client'),
         eq(crmSyncRecords.status, 'Synced'),
         isNotNull(crmSyncRecords.remoteId),
-        sql`lower(${clients.email}) = lower(${email})`,
+        inArray(crmSyncRecords.modelId, clientIds),
       ),
     )
     .orderBy(desc(crmSyncRecords.updatedAt))

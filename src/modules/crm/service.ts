@@ -8,6 +8,7 @@ import type { CrmModelType } from '../../db/schema/crm.js';
 import { type Clock, systemClock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { type JobOutcome, outcome } from '../../platform/queue.js';
+import { clientIdsByEmail } from '../checkout/repository.js';
 import { CrmError, type FieldKeyCache, PipedriveClient } from './pipedrive.js';
 import {
   deleteRecords,
@@ -134,8 +135,8 @@ export async function currentRecord(deps: CrmDeps, record: SyncRecord): Promise<
 }
 
 /** The CRM person of a synced local client with this email, if any. */
-export function syncedClientPerson(deps: CrmDeps, email: string): Promise<number | null> {
-  return syncedClientPersonId(deps.database.db, email);
+export async function syncedClientPerson(deps: CrmDeps, email: string): Promise<number | null> {
+  return syncedClientPersonId(deps.database.db, await clientIdsByEmail(deps.database.db, email));
 }
 
 /** Drops the sync records of deleted model rows (the CRM keeps its copies). */

@@ -10,9 +10,9 @@ import { waitFor } from '../../../test/support/wait.js';
 import { bookingPassengers, bookings, offers, passengers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
-import * as bookingsRepo from '../bookings/repository.js';
 import { createApiToken } from '../checkout/service.js';
 import type { FlightSearchRequest } from './provider.js';
+import * as flightRecords from './repository.js';
 import {
   applyMargin,
   businessPricing,
@@ -415,12 +415,12 @@ describe('business flights, selection, payment and finalization', () => {
       ['Luis', false],
     ]);
     expect(people[0].clientId).toBe(b.clientId);
-    const upsells = await bookingsRepo.upsellsOf(db, bookingId);
+    const upsells = await flightRecords.upsellsOf(db, bookingId);
     expect(upsells.map((u) => u.type)).toEqual(['flight_upgrade']);
     expect(upsells[0]).toMatchObject({ quantity: 2, details: { cabin_class: 'BUSINESS', trip_type: 'ROUND_TRIP' } });
     const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(o.allotmentUsed).toBe(1);
-    const moves = await bookingsRepo.transitionsOf(db, bookingId);
+    const moves = await flightRecords.transitionsOf(db, bookingId);
     expect(moves.at(-1)).toMatchObject({
       fromStatus: 'checkout',
       toStatus: 'pending_flight_booking',

@@ -8,10 +8,12 @@
 import type { AppContext } from '../../context.js';
 import { formatCents } from '../../platform/money.js';
 import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../../platform/queue.js';
-import * as repo from '../bookings/repository.js';
 import { BookingStatus } from '../bookings/rules.js';
+import { transition } from '../bookings/status.js';
+import { findBooking } from '../checkout/repository.js';
 import { FlightProviderError } from './provider.js';
 import { flightProvider } from './providers.js';
+import * as repo from './repository.js';
 import {
   domesticSearch,
   type FailureMetadata,
@@ -65,7 +67,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
 
   async function failBooking(bookingId: number, meta: FailureMetadata): Promise<void> {
     await repo.recordLegError(db, bookingId, meta.leg_index, meta);
-    const moved = await repo.transition(
+    const moved = await transition(
       db,
       bookingId,
       [BookingStatus.flightBookingInProgress],
@@ -97,7 +99,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     const booked = (await repo.flightBookingsOf(db, bookingId)).length;
     if (booked >= legCount) {
       // another leg's job may make the same transition at the same moment: only one wins
-      const moved = await repo.transition(
+      const moved = await transition(
         db,
         bookingId,
         [BookingStatus.flightBookingInProgress],
@@ -157,7 +159,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     backoffSeconds: [...LEG_JOB.backoffSeconds],
     uniqueSeconds: LEG_JOB.uniqueSeconds,
     async handler({ bookingId, legIndex }, job) {
-      const booking = await repo.findBooking(db, bookingId);
+      const booking = await findBooking(db, bookingId);
       if (!booking) return outcome.ignore('booking gone');
       const selection = booking.flightSelection as StoredFlightSelection | null;
       const leg = selection?.legs?.find((l) => l.leg_index === legIndex);
@@ -237,7 +239,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     },
     async onExhausted({ bookingId, legIndex }, _job, error) {
       // a thrown (unclassified) error on the last try; classified failures were handled above
-      const booking = await repo.findBooking(db, bookingId);
+      const booking = await findBooking(db, bookingId);
       if (booking?.status !== BookingStatus.flightBookingInProgress) return;
       await failBooking(bookingId, { message: error, sub_type: 'exception', leg_index: legIndex });
     },

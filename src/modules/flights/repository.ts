@@ -1,47 +1,198 @@
-// SQL of the flights module: the offer's flight cache and prices (refreshed by the live economy
-// search, as the contract asks), and airport names for enriching a booking's flight selection.
-import { eq, inArray, sql } from 'drizzle-orm';
+// SQL of the tables in schema/flights.ts: a booking's status transitions and the admins'
+// notifications, per-leg flight bookings and their attempts, passengers, upsells and payments.
+// The bookings and payments modules write them through these functions; those that take part
+// in a caller's transaction take its handle.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { airports, offers } from '../../db/schema/index.js';
+import {
+  adminNotifications,
+  bookingPassengers,
+  bookingPayments,
+  bookingStatusTransitions,
+  bookingUpsells,
+  flightBookings,
+  flightLegAttempts,
+  passengers,
+} from '../../db/schema/index.js';
 
-export async function offerFlightData(db: DbOrTx, offerId: number): Promise<unknown> {
-  const rows = await db.select({ d: offers.flightData }).from(offers).where(eq(offers.id, offerId)).limit(1);
-  return rows[0]?.d ?? null;
+export type FlightBookingRow = typeof flightBookings.$inferSelect;
+export type NewFlightBooking = typeof flightBookings.$inferInsert;
+
+/** The record of a status change, written in the same transaction as the status itself. */
+export async function recordTransition(tx: DbOrTx, row: typeof bookingStatusTransitions.$inferInsert): Promise<void> {
+  await tx.insert(bookingStatusTransitions).values(row);
 }
 
-/** The offer's per-person flight price (NUMERIC string), or null when the offer is gone. */
-export async function offerFlightPrice(db: DbOrTx, offerId: number): Promise<string | null> {
-  const rows = await db.select({ p: offers.flightPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);
-  return rows[0]?.p ?? null;
+export async function transitionsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(bookingStatusTransitions)
+    .where(eq(bookingStatusTransitions.bookingId, bookingId))
+    .orderBy(asc(bookingStatusTransitions.id));
 }
 
-export async function refreshOfferFlights(
+export async function notifyAdmins(
   db: DbOrTx,
-  offerId: number,
-  set: { flightPrice: string; finalPrice: string; pricePerPerson: string; flightData: Record<string, unknown> },
+  n: { type: string; bookingId: number | null; title: string; message: string; data?: Record<string, unknown> },
+): Promise<void> {
+  await db.insert(adminNotifications).values({ ...n, data: n.data ?? {} });
+}
+
+export async function notificationsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(adminNotifications)
+    .where(eq(adminNotifications.bookingId, bookingId))
+    .orderBy(asc(adminNotifications.id));
+}
+
+export async function flightBookingsOf(db: DbOrTx, bookingId: number): Promise<FlightBookingRow[]> {
+  return db
+    .select()
+    .from(flightBookings)
+    .where(eq(flightBookings.bookingId, bookingId))
+    .orderBy(asc(flightBookings.legIndex));
+}
+
+/** Inserts the leg's record unless one exists (one per booking and leg); the stored row either way. */
+export async function saveFlightBooking(db: DbOrTx, row: NewFlightBooking): Promise<FlightBookingRow> {
+  const inserted = await db.insert(flightBookings).values(row).onConflictDoNothing().returning();
+  if (inserted[0]) return inserted[0];
+  const rows = await db
+    .select()
+    .from(flightBookings)
+    .where(and(eq(flightBookings.bookingId, row.bookingId), eq(flightBookings.legIndex, row.legIndex)));
+  return rows[0];
+}
+
+export async function findFlightBooking(db: DbOrTx, id: number): Promise<FlightBookingRow | null> {
+  const rows = await db.select().from(flightBookings).where(eq(flightBookings.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateFlightBooking(
+  db: DbOrTx,
+  id: number,
+  set: Partial<Pick<FlightBookingRow, 'pnr' | 'status' | 'details' | 'retrievedAt'>>,
 ): Promise<void> {
   await db
-    .update(offers)
+    .update(flightBookings)
     .set({ ...set, updatedAt: sql`now()` })
-    .where(eq(offers.id, offerId));
+    .where(eq(flightBookings.id, id));
 }
 
-export async function saveOfferFlightData(db: DbOrTx, offerId: number, flightData: Record<string, unknown>) {
-  await db.update(offers).set({ flightData, updatedAt: sql`now()` }).where(eq(offers.id, offerId));
+/** Counts a "no matching fare" for the leg; returns the new count. */
+export async function countNoMatch(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  error: Record<string, unknown>,
+): Promise<number> {
+  const rows = await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, noMatchCount: 1, lastError: error })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { noMatchCount: sql`${flightLegAttempts.noMatchCount} + 1`, lastError: error, updatedAt: sql`now()` },
+    })
+    .returning({ count: flightLegAttempts.noMatchCount });
+  return rows[0].count;
 }
 
-export interface AirportInfo {
-  iata_code: string;
-  name: string;
-  city: string;
-  country: string;
+export async function recordLegError(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  error: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, lastError: error })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { lastError: error, updatedAt: sql`now()` },
+    });
 }
 
-export async function airportsByCode(db: DbOrTx, codes: string[]): Promise<Map<string, AirportInfo>> {
-  const unique = [...new Set(codes.filter(Boolean).map((c) => c.toUpperCase()))];
-  if (unique.length === 0) return new Map();
-  const rows = await db.select().from(airports).where(inArray(airports.iataCode, unique));
-  return new Map(
-    rows.map((r) => [r.iataCode, { iata_code: r.iataCode, name: r.name, city: r.city, country: r.country }]),
-  );
+/** A retry by the admin starts the legs' attempt bookkeeping afresh. */
+export async function resetLegAttempts(db: DbOrTx, bookingId: number, legIndexes: number[]): Promise<void> {
+  if (legIndexes.length === 0) return;
+  await db
+    .delete(flightLegAttempts)
+    .where(and(eq(flightLegAttempts.bookingId, bookingId), inArray(flightLegAttempts.legIndex, legIndexes)));
+}
+
+export type PassengerRow = typeof passengers.$inferSelect;
+/** The booking's passengers in traveler order (lead first). */
+export async function passengersOf(db: DbOrTx, bookingId: number): Promise<PassengerRow[]> {
+  const rows = await db
+    .select({ p: passengers })
+    .from(bookingPassengers)
+    .innerJoin(passengers, eq(passengers.id, bookingPassengers.passengerId))
+    .where(eq(bookingPassengers.bookingId, bookingId))
+    .orderBy(asc(bookingPassengers.position));
+  return rows.map((r) => r.p);
+}
+
+export async function hasPassengers(tx: DbOrTx, bookingId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: bookingPassengers.passengerId })
+    .from(bookingPassengers)
+    .where(eq(bookingPassengers.bookingId, bookingId))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export type NewPassenger = typeof passengers.$inferInsert;
+
+export async function attachPassengers(tx: DbOrTx, bookingId: number, list: NewPassenger[]): Promise<number[]> {
+  if (list.length === 0) return [];
+  const rows = await tx.insert(passengers).values(list).returning({ id: passengers.id });
+  await tx
+    .insert(bookingPassengers)
+    .values(rows.map((r, i) => ({ bookingId, passengerId: r.id, position: i, isLead: i === 0 })));
+  return rows.map((r) => r.id);
+}
+
+export async function passengerCount(db: DbOrTx, bookingId: number): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(bookingPassengers)
+    .where(eq(bookingPassengers.bookingId, bookingId));
+  return Number(rows[0]?.n ?? 0);
+}
+
+export type NewUpsell = typeof bookingUpsells.$inferInsert;
+
+export async function insertUpsells(tx: DbOrTx, list: NewUpsell[]): Promise<void> {
+  if (list.length) await tx.insert(bookingUpsells).values(list);
+}
+
+export async function upsellsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(bookingUpsells)
+    .where(eq(bookingUpsells.bookingId, bookingId))
+    .orderBy(asc(bookingUpsells.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+
+export type PaymentRow = typeof bookingPayments.$inferSelect;
+
+export async function savePayment(db: DbOrTx, row: typeof bookingPayments.$inferInsert): Promise<void> {
+  await db
+    .insert(bookingPayments)
+    .values(row)
+    .onConflictDoUpdate({ target: bookingPayments.intentId, set: { status: row.status, updatedAt: sql`now()` } });
+}
+
+export async function findPayment(db: DbOrTx, intentId: string): Promise<PaymentRow | null> {
+  const rows = await db.select().from(bookingPayments).where(eq(bookingPayments.intentId, intentId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function setPaymentStatus(db: DbOrTx, intentId: string, status: string): Promise<void> {
+  await db.update(bookingPayments).set({ status, updatedAt: sql`now()` }).where(eq(bookingPayments.intentId, intentId));
 }

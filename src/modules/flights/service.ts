@@ -4,8 +4,8 @@
 import type { AppContext } from '../../context.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import type { OfferRow } from '../checkout/repository.js';
-import * as checkoutRepo from '../checkout/repository.js';
+import { type OfferWithProduct, offerFlightData, offerFlightPrice, refreshOfferFlights } from '../catalog/offers.js';
+import { loadExchangeRates } from '../catalog/supply.js';
 import {
   defaultRoomType,
   marketingRoundCents,
@@ -13,6 +13,7 @@ import {
   STEP_AFTER,
   selectionHotelCostCents,
 } from '../checkout/rules.js';
+import { loadHotelRates, loadStays } from '../checkout/supply.js';
 import type { MarketScope } from '../markets/rules.js';
 import {
   type BusinessFareMeta,
@@ -27,7 +28,6 @@ import {
 import type { CheckoutSessions, FlightSession, FlightSessionState } from './checkout-session.js';
 import { type CabinClass, type Fare, type FlightProvider, FlightProviderError } from './provider.js';
 import { flightProvider } from './providers.js';
-import * as repo from './repository.js';
 import {
   applyMargin,
   businessPricing,
@@ -82,16 +82,16 @@ export class FlightCheckoutService {
   }
 
   /** Land price for the party: the offer's land_base_price, or recalculated for non-standard pax. */
-  private async land(offer: OfferRow, state: FlightSessionState | null): Promise<Land> {
+  private async land(offer: OfferWithProduct, state: FlightSessionState | null): Promise<Land> {
     if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice) };
     const pax = state.actualPaxCount;
-    const { stays } = await checkoutRepo.loadStays(this.db, offer.templateId);
+    const { stays } = await loadStays(this.db, offer.templateId);
     const selection = stays.filter((s) => s.tier === 'selection');
     let defaultCost = 0;
     let roomCost = 0;
     if (selection.length > 0) {
-      const rates = await checkoutRepo.loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
-      const exchange = await checkoutRepo.loadExchangeRates(this.db);
+      const rates = await loadHotelRates(this.db, [...new Set(selection.map((s) => s.hotelId))]);
+      const exchange = await loadExchangeRates(this.db);
       const cost = (rt: string) =>
         selectionHotelCostCents(stays, (id) => rates.get(id)?.get(rt), state.currency.code, exchange);
       const d = cost(defaultRoomType(offer.paxCount));
@@ -113,7 +113,7 @@ export class FlightCheckoutService {
   }
 
   private async cacheOf(offerId: number): Promise<OfferFlightCache | null> {
-    return parseFlightCache(await repo.offerFlightData(this.db, offerId));
+    return parseFlightCache(await offerFlightData(this.db, offerId));
   }
 
   /** Domestic legs searched one-way; a failed or empty search keeps the cached leg and price. */
@@ -188,7 +188,7 @@ export class FlightCheckoutService {
     } else {
       next = applyMargin(toCents(offer.landBasePrice) + flightCents, offer.marginPercent);
       const options = economyOptions(topFares(fares.filter(hasBothLegs)));
-      await repo.refreshOfferFlights(this.db, offer.id, {
+      await refreshOfferFlights(this.db, offer.id, {
         flightPrice: formatCents(perPerson(flightCents, pax)),
         finalPrice: formatCents(next),
         pricePerPerson: formatCents(perPerson(next, pax)),
@@ -359,7 +359,7 @@ export class FlightCheckoutService {
       if (!source) throw new AppError(422, 'no_flights', 'This offer has no flights to select.');
       const legs = search
         ? search.legs
-        : legsWithInternational(cache!, n(toCents((await repo.offerFlightPrice(this.db, state.offerId)) ?? '0')));
+        : legsWithInternational(cache!, n(toCents((await offerFlightPrice(this.db, state.offerId)) ?? '0')));
       selection = {
         cabin_class: 'ECONOMY',
         fare_id: null,

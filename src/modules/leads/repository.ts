@@ -1,6 +1,7 @@
 // SQL of the leads module.
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
+import { idsAfter } from '../../db/keyset.js';
 import { leads } from '../../db/schema/index.js';
 
 export type Lead = typeof leads.$inferSelect;
@@ -36,4 +37,9 @@ export async function deleteLeads(db: DbOrTx, ids: number[]): Promise<number[]> 
   if (!ids.length) return [];
   const rows = await db.delete(leads).where(inArray(leads.id, ids)).returning({ id: leads.id });
   return rows.map((r) => r.id);
+}
+
+/** Lead ids after `afterId`, lowest first (keyset pagination), for the CRM's sync-all. */
+export function leadIdsAfter(db: DbOrTx, afterId: number, limit: number): Promise<number[]> {
+  return idsAfter(db, leads, leads.id, afterId, limit);
 }

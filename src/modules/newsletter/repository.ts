@@ -1,7 +1,8 @@
 // SQL of newsletter subscribers. Uniqueness of the email is the database's (a unique index on
 // lower(email)), so concurrent first submits cannot create two rows.
 import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Database, Db } from '../../db/database.js';
+import type { Database, Db, DbOrTx } from '../../db/database.js';
+import { idsAfter } from '../../db/keyset.js';
 import { newsletterSubscribers } from '../../db/schema/index.js';
 
 export type Subscriber = typeof newsletterSubscribers.$inferSelect;
@@ -84,9 +85,8 @@ export class SubscriberRepository {
     return rows[0]?.id ?? null;
   }
 
-  async find(id: number): Promise<Subscriber | null> {
-    const rows = await this.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id));
-    return rows[0] ?? null;
+  find(id: number): Promise<Subscriber | null> {
+    return findSubscriber(this.db, id);
   }
 
   async findByEmail(email: string): Promise<Subscriber | null> {
@@ -122,4 +122,34 @@ export class SubscriberRepository {
       .where(isNull(newsletterSubscribers.marketingContactId));
     return Number(rows[0]?.n ?? 0);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// For the CRM mirror: it reads subscribers by id and in id order, and writes crm_person_id (its
+// remote id column, as the schema says); it never changes other columns.
+
+export async function findSubscriber(db: DbOrTx, id: number): Promise<Subscriber | null> {
+  const rows = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id));
+  return rows[0] ?? null;
+}
+
+export async function subscribersAfter(db: DbOrTx, afterId: number, limit: number): Promise<Subscriber[]> {
+  return db
+    .select()
+    .from(newsletterSubscribers)
+    .where(gt(newsletterSubscribers.id, afterId))
+    .orderBy(asc(newsletterSubscribers.id))
+    .limit(limit);
+}
+
+/** Subscriber ids after `afterId`, lowest first (keyset pagination). */
+export function subscriberIdsAfter(db: DbOrTx, afterId: number, limit: number): Promise<number[]> {
+  return idsAfter(db, newsletterSubscribers, newsletterSubscribers.id, afterId, limit);
+}
+
+export async function setCrmPersonId(db: DbOrTx, id: number, personId: number, now: Date): Promise<void> {
+  await db
+    .update(newsletterSubscribers)
+    .set({ crmPersonId: personId, updatedAt: now })
+    .where(eq(newsletterSubscribers.id, id));
 }

@@ -9,9 +9,9 @@ import { bookingPassengers, bookings, checkoutSessions, offers } from '../../db/
 import { addDays } from '../../platform/clock.js';
 import { toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
-import * as bookingsRepo from '../bookings/repository.js';
 import { createApiToken } from '../checkout/service.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
+import * as flightRecords from '../flights/repository.js';
 
 let t: TestApp;
 let cat: CheckoutCatalog;
@@ -143,7 +143,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(done.json().data.status).toBe('pending_flight_booking');
 
     const db = t.database.db;
-    const upsells = await bookingsRepo.upsellsOf(db, session.booking_id);
+    const upsells = await flightRecords.upsellsOf(db, session.booking_id);
     expect(upsells.map((u) => [u.type, u.quantity, u.totalPrice])).toEqual([
       ['hotel_upgrade', 1, session.hotel_selections[0].price_difference.toFixed(2)],
       ['activity', 2, (session.activity_selections[0].price * 2).toFixed(2)],
@@ -166,7 +166,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
       .from(bookingPassengers)
       .where(eq(bookingPassengers.bookingId, session.booking_id));
     expect(Number(count[0].n)).toBe(2);
-    expect((await bookingsRepo.upsellsOf(db, session.booking_id)).length).toBe(3);
+    expect((await flightRecords.upsellsOf(db, session.booking_id)).length).toBe(3);
 
     const admin = await createApiToken(db, 'admin', ['*']);
     const res = await t.app.inject({
@@ -179,7 +179,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
       const [x] = await db.select().from(bookings).where(eq(bookings.id, session.booking_id));
       return x.status === 'flights_confirmed';
     }, 20_000);
-    const records = await bookingsRepo.flightBookingsOf(db, session.booking_id);
+    const records = await flightRecords.flightBookingsOf(db, session.booking_id);
     expect(records.map((r) => [r.legIndex, r.flightType, r.provider])).toEqual([
       [0, 'international', 'sandbox'],
       [1, 'domestic', 'sandbox'],
@@ -203,7 +203,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     const bookingId = start.json().data.booking_id;
     const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(o.allotmentUsed).toBe(o.allotment);
-    expect((await bookingsRepo.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual(['allotment_exceeded']);
+    expect((await flightRecords.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual(['allotment_exceeded']);
   });
 });
 

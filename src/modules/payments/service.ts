@@ -4,10 +4,12 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
-import * as bookingsRepo from '../bookings/repository.js';
 import { BookingStatus } from '../bookings/rules.js';
-import * as checkoutRepo from '../checkout/repository.js';
+import { findOffer } from '../catalog/offers.js';
+import { productHeroImage } from '../catalog/repository.js';
+import { findBookingByReference } from '../checkout/repository.js';
 import type { CheckoutSessions, FlightSession } from '../flights/checkout-session.js';
+import * as flights from '../flights/repository.js';
 import type { MarketScope } from '../markets/rules.js';
 import { type PaymentGateway, paymentGatewayFor } from './gateway.js';
 import { depositCents } from './rules.js';
@@ -57,7 +59,7 @@ export class PaymentService {
       // the same booking, deposit and total make the same intent when the request is repeated
       idempotencyKey: `deposit-${state.bookingId}-${deposit}-${total}`,
     });
-    await bookingsRepo.savePayment(this.ctx.database.db, {
+    await flights.savePayment(this.ctx.database.db, {
       bookingId: state.bookingId,
       intentId: intent.id,
       gatewayCode: gateway.code,
@@ -84,12 +86,12 @@ export class PaymentService {
     this.requireData(session);
     const gateway = this.requireGateway();
     const db = this.ctx.database.db;
-    const payment = await bookingsRepo.findPayment(db, intentId);
+    const payment = await flights.findPayment(db, intentId);
     if (!payment || payment.bookingId !== session.state.bookingId) {
       throw new AppError(422, 'payment_intent_mismatch', 'The payment intent does not belong to this checkout.');
     }
     const intent = await gateway.retrieveIntent(intentId);
-    await bookingsRepo.setPaymentStatus(db, intentId, intent.status);
+    await flights.setPaymentStatus(db, intentId, intent.status);
     if (intent.status !== 'Succeeded') {
       throw new AppError(402, 'payment_not_succeeded', `The payment has not succeeded (status ${intent.status}).`);
     }
@@ -114,14 +116,14 @@ export class PaymentService {
   /** Confirmation data of a paid booking of this market (unpaid or unknown: booking_not_found). */
   async confirmation(scope: MarketScope, reference: string) {
     const db = this.ctx.database.db;
-    const booking = /^[\w-]{1,20}$/.test(reference) ? await bookingsRepo.findBookingByReference(db, reference) : null;
+    const booking = /^[\w-]{1,20}$/.test(reference) ? await findBookingByReference(db, reference) : null;
     if (!booking || booking.marketCode !== scope.market.code || booking.status === BookingStatus.checkout) {
       throw new AppError(404, 'booking_not_found', `Booking ${reference} not found.`);
     }
-    const offer = await checkoutRepo.findOffer(this.ctx.database, booking.offerId, scope.lang);
+    const offer = await findOffer(this.ctx.database, booking.offerId, scope.lang);
     const summary = offer ? this.sessions.checkout.offerSummary(scope, offer) : null;
-    const hero = offer ? await bookingsRepo.productHeroImage(db, offer.marketProductId) : null;
-    const travelers = (await bookingsRepo.passengerCount(db, booking.id)) || booking.actualPaxCount;
+    const hero = offer ? await productHeroImage(db, offer.marketProductId) : null;
+    const travelers = (await flights.passengerCount(db, booking.id)) || booking.actualPaxCount;
     const days = offer?.tripDurationDays ?? null;
     return {
       booking_reference: booking.reference,

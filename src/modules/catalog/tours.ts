@@ -1,11 +1,12 @@
 // What content needs of the catalog: the market product of a product template in one locale
-// (active only), with its day cities and the prices of its Active upcoming offers. Content names
-// tours by template code; this is the one place that turns a code into the product a market sells.
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+// (active only), with its day cities and the prices of its Active upcoming offers, and the
+// product templates' codes and ids. Content names tours by template code; this is the one place
+// that turns a code into the product a market sells.
+import { and, asc, eq, gte, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { itineraryDays, marketProducts, offers, productTemplates } from '../../db/schema/catalog.js';
 import { addDays } from '../../platform/clock.js';
-import { LEAD_TIME_DAYS, type PricedOffer } from '../catalog/rules.js';
+import { LEAD_TIME_DAYS, type PricedOffer } from './rules.js';
 
 export interface Tour {
   templateCode: string;
@@ -89,4 +90,20 @@ export async function toursByTemplateCode(
     });
   }
   return tours;
+}
+
+/** Template codes by template id; ids without a template are absent. */
+export async function templateCodes(db: DbOrTx, ids: number[]): Promise<Map<number, string>> {
+  const rows = ids.length ? await templateKeys(db, inArray(productTemplates.id, ids)) : [];
+  return new Map(rows.map((r) => [r.id, r.code]));
+}
+
+/** Template ids by code; codes without a template are absent. */
+export async function templateIdsByCode(db: DbOrTx, codes: string[]): Promise<Map<string, number>> {
+  const rows = codes.length ? await templateKeys(db, inArray(productTemplates.code, codes)) : [];
+  return new Map(rows.map((r) => [r.code, r.id]));
+}
+
+function templateKeys(db: DbOrTx, where: SQL): Promise<{ id: number; code: string }[]> {
+  return db.select({ id: productTemplates.id, code: productTemplates.code }).from(productTemplates).where(where);
 }

@@ -1,0 +1,95 @@
+// Offer reads and writes for the checkout, the flights and the bookings: the offer a checkout
+// prices from, its final price, the flight cache and prices the live economy search refreshes,
+// and the allotment a paid booking consumes.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/database.js';
+import { offers } from '../../db/schema/index.js';
+
+export interface OfferWithProduct {
+  id: number;
+  status: string;
+  departureDate: string;
+  returnDate: string | null;
+  paxCount: number;
+  landBasePrice: string;
+  flightPrice: string;
+  marginPercent: string;
+  finalPrice: string;
+  pricePerPerson: string;
+  marketProductId: number;
+  productStatus: string;
+  sku: string;
+  marketId: number;
+  marketCode: string;
+  templateId: number;
+  tripDurationDays: number;
+  packageServiceName: string | null;
+  /** title and slug of the product in the requested language (same template and market), if any */
+  localizedTitle: string | null;
+  localizedSlug: string | null;
+  localizedStatus: string | null;
+}
+
+// One named statement (checkout's hottest read: every start and option GET): parsed and planned
+// once per connection; dates and money as text, as Drizzle's string modes give them. The name
+// keeps its checkout_ prefix: it is the checkout's statement, only its SQL lives here.
+const FIND_OFFER = `SELECT o.id, o.status, o.departure_date::text AS "departureDate", o.return_date::text AS "returnDate",
+  o.pax_count AS "paxCount", o.land_base_price::text AS "landBasePrice", o.flight_price::text AS "flightPrice",
+  o.margin_percent::text AS "marginPercent", o.final_price::text AS "finalPrice",
+  o.price_per_person::text AS "pricePerPerson", mp.id AS "marketProductId", mp.status AS "productStatus", mp.sku,
+  mp.market_id AS "marketId", m.code AS "marketCode", t.id AS "templateId", t.trip_duration_days AS "tripDurationDays",
+  t.package_service_name AS "packageServiceName", l.title AS "localizedTitle", l.url_slug AS "localizedSlug",
+  l.status AS "localizedStatus"
+  FROM offers o
+  JOIN market_products mp ON mp.id = o.market_product_id
+  JOIN markets m ON m.id = mp.market_id
+  JOIN product_templates t ON t.id = mp.template_id
+  LEFT JOIN market_products l ON l.template_id = mp.template_id AND l.market_id = mp.market_id AND l.language = $2
+ WHERE o.id = $1`;
+
+/** The offer with its product, template and the product of the requested language. */
+export async function findOffer(database: Database, offerId: number, lang: string): Promise<OfferWithProduct | null> {
+  const { rows } = await database.query<OfferWithProduct>(FIND_OFFER, [offerId, lang], 'checkout_find_offer');
+  return rows[0] ?? null;
+}
+
+export async function offerFinalPrice(db: DbOrTx, offerId: number): Promise<string | null> {
+  const rows = await db.select({ p: offers.finalPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);
+  return rows[0]?.p ?? null;
+}
+
+export async function offerFlightData(db: DbOrTx, offerId: number): Promise<unknown> {
+  const rows = await db.select({ d: offers.flightData }).from(offers).where(eq(offers.id, offerId)).limit(1);
+  return rows[0]?.d ?? null;
+}
+
+/** The offer's per-person flight price (NUMERIC string), or null when the offer is gone. */
+export async function offerFlightPrice(db: DbOrTx, offerId: number): Promise<string | null> {
+  const rows = await db.select({ p: offers.flightPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);
+  return rows[0]?.p ?? null;
+}
+
+/** The live economy search's new prices and flight cache (the contract has it update the offer). */
+export async function refreshOfferFlights(
+  db: DbOrTx,
+  offerId: number,
+  set: { flightPrice: string; finalPrice: string; pricePerPerson: string; flightData: Record<string, unknown> },
+): Promise<void> {
+  await db
+    .update(offers)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(offers.id, offerId));
+}
+
+/**
+ * Consumes one unit of the offer's allotment, re-checked in the statement; false when none was
+ * left. Takes the caller's transaction (a booking's finalization).
+ */
+export async function consumeAllotment(tx: DbOrTx, offerId: number): Promise<boolean> {
+  const rows = await tx
+    .update(offers)
+    .set({ allotmentUsed: sql`${offers.allotmentUsed} + 1` })
+    .where(and(eq(offers.id, offerId), sql`${offers.allotmentUsed} < ${offers.allotment}`))
+    .returning({ id: offers.id });
+  return rows.length > 0;
+}

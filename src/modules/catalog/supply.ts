@@ -1,0 +1,152 @@
+// The supply a tour is priced from, for the checkout and the flights re-pricing: hotel stays and
+// nightly rates, the days' activities and transfers with their supplier rates, exchange rates.
+// Rows as stored (money as NUMERIC text); the checkout turns them into its pricing terms.
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import {
+  accommodations,
+  activities,
+  activityRates,
+  exchangeRates,
+  hotelRates,
+  hotels,
+  itineraryDayActivities,
+  itineraryDays,
+  tourDayTransfers,
+  transferRates,
+  transfers,
+} from '../../db/schema/index.js';
+
+/** currency -> units per 1 EUR */
+export async function loadExchangeRates(db: DbOrTx): Promise<Map<string, string>> {
+  const rows = await db.select().from(exchangeRates);
+  return new Map(rows.map((r) => [r.currency, r.ratePerEur]));
+}
+
+export interface TourStayRow {
+  hotelId: number;
+  tier: string;
+  dayStart: number;
+  dayEnd: number;
+  name: string;
+  city: string | null;
+  country: string | null;
+  description: string | null;
+  images: string[];
+}
+
+/** The template's hotel stays of every tier, first night first, with their hotels. */
+export async function loadStays(db: DbOrTx, templateId: number): Promise<TourStayRow[]> {
+  return db
+    .select({
+      hotelId: accommodations.hotelId,
+      tier: accommodations.tier,
+      dayStart: accommodations.dayStart,
+      dayEnd: accommodations.dayEnd,
+      name: hotels.name,
+      city: hotels.city,
+      country: hotels.country,
+      description: hotels.description,
+      images: hotels.images,
+    })
+    .from(accommodations)
+    .innerJoin(hotels, eq(hotels.id, accommodations.hotelId))
+    .where(eq(accommodations.templateId, templateId))
+    .orderBy(asc(accommodations.dayStart));
+}
+
+export type HotelRateRow = typeof hotelRates.$inferSelect;
+
+export async function loadHotelRates(db: DbOrTx, hotelIds: number[]): Promise<HotelRateRow[]> {
+  if (hotelIds.length === 0) return [];
+  return db.select().from(hotelRates).where(inArray(hotelRates.hotelId, hotelIds));
+}
+
+export interface TourDayRow {
+  dayNumber: number;
+  city: string | null;
+  country: string | null;
+}
+
+export async function loadItineraryDays(db: DbOrTx, marketProductId: number): Promise<TourDayRow[]> {
+  return db
+    .select({ dayNumber: itineraryDays.dayNumber, city: itineraryDays.city, country: itineraryDays.country })
+    .from(itineraryDays)
+    .where(eq(itineraryDays.marketProductId, marketProductId))
+    .orderBy(asc(itineraryDays.dayNumber));
+}
+
+/** A supplier rate as stored: both null when the item has none. */
+export interface StoredRate {
+  price: string | null;
+  currency: string | null;
+}
+
+export interface DayActivitySupplyRow extends StoredRate {
+  dayNumber: number;
+  tier: string;
+  id: number;
+  name: string;
+  description: string | null;
+  city: string | null;
+  country: string | null;
+  images: string[];
+}
+
+export async function loadDayActivities(db: DbOrTx, marketProductId: number): Promise<DayActivitySupplyRow[]> {
+  return db
+    .select({
+      dayNumber: itineraryDays.dayNumber,
+      tier: itineraryDayActivities.tier,
+      id: activities.id,
+      name: activities.name,
+      description: activities.description,
+      city: activities.city,
+      country: activities.country,
+      images: activities.images,
+      price: activityRates.pricePerPerson,
+      currency: activityRates.currency,
+    })
+    .from(itineraryDayActivities)
+    .innerJoin(itineraryDays, eq(itineraryDays.id, itineraryDayActivities.itineraryDayId))
+    .innerJoin(activities, eq(activities.id, itineraryDayActivities.activityId))
+    .leftJoin(activityRates, eq(activityRates.activityId, activities.id))
+    .where(eq(itineraryDays.marketProductId, marketProductId))
+    .orderBy(asc(itineraryDays.dayNumber), asc(itineraryDayActivities.sortOrder), asc(activities.id));
+}
+
+export interface DayTransferSupplyRow extends StoredRate {
+  dayNumber: number;
+  kind: string;
+  id: number;
+  name: string;
+  description: string | null;
+  city: string | null;
+  country: string | null;
+  images: string[];
+  vehicleType: string | null;
+  durationMinutes: number | null;
+}
+
+export async function loadDayTransfers(db: DbOrTx, templateId: number): Promise<DayTransferSupplyRow[]> {
+  return db
+    .select({
+      dayNumber: tourDayTransfers.dayNumber,
+      kind: tourDayTransfers.kind,
+      id: transfers.id,
+      name: transfers.name,
+      description: transfers.description,
+      city: transfers.city,
+      country: transfers.country,
+      images: transfers.images,
+      vehicleType: transfers.vehicleType,
+      durationMinutes: transfers.durationMinutes,
+      price: transferRates.pricePerTrip,
+      currency: transferRates.currency,
+    })
+    .from(tourDayTransfers)
+    .innerJoin(transfers, eq(transfers.id, tourDayTransfers.transferId))
+    .leftJoin(transferRates, eq(transferRates.transferId, transfers.id))
+    .where(eq(tourDayTransfers.templateId, templateId))
+    .orderBy(asc(tourDayTransfers.dayNumber), asc(transfers.id));
+}
