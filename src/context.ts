@@ -11,6 +11,7 @@ import type { RateLimitStore } from './platform/rate-limit.js';
 
 /**
  * In-process events. 'catalog:changed' after an import (caches drop what they hold);
+ * 'offers:changed' after a booking consumed allotment or a flight search re-priced an offer;
  * 'deployment:completed' after a deployment is recorded.
  */
 export type AppEvents = EventEmitter;

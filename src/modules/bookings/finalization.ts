@@ -90,7 +90,7 @@ export async function finalizeBooking(
   const selection = state.flightSelection as Selection | null;
   const enriched = await enrichSelection(ctx, selection, pax);
 
-  return ctx.database.db.transaction(async (tx) => {
+  const done = await ctx.database.db.transaction(async (tx) => {
     const booking = await checkout.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
     const result = { bookingId: booking.id, reference: booking.reference };
@@ -215,4 +215,7 @@ export async function finalizeBooking(
     }
     return { ...result, status: next, finalized: true };
   });
+  // after the commit: the catalog's configurator shows the allotment this booking used at once
+  if (done.finalized) ctx.events.emit('offers:changed');
+  return done;
 }

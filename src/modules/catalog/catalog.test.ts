@@ -333,6 +333,26 @@ describe('GET /api/:market/:lang/products/:id/configurator', () => {
     }
   });
 
+  it('shows allotment used by a booking at once after offers:changed, not 30 s later', async () => {
+    const tightDate = async () => {
+      const d = (await get(`/api/es/es/products/${japanEs()}/configurator`)).json().data;
+      const dates = d.months.flatMap((m: { dates: { offer_id: number }[] }) => m.dates);
+      return dates.find((x: { offer_id: number }) => x.offer_id === tight);
+    };
+    const { rows } = await database.query<{ id: number }>("SELECT id FROM offers WHERE code = 'JE-ES-TIGHT'");
+    const tight = rows[0]!.id;
+    expect(await tightDate()).toMatchObject({ available: false }); // one place left, two travellers
+    try {
+      await database.query("UPDATE offers SET allotment_used = allotment WHERE code = 'JE-ES-TIGHT'");
+      expect(await tightDate()).toBeDefined(); // cached
+      t.app.ctx.events.emit('offers:changed');
+      expect(await tightDate()).toBeUndefined(); // sold out: no longer listed
+    } finally {
+      await database.query("UPDATE offers SET allotment_used = 9 WHERE code = 'JE-ES-TIGHT'");
+      t.app.ctx.events.emit('offers:changed');
+    }
+  });
+
   it('answers 404 for a product that is not listed', async () => {
     const r = await get(`/api/es/en/products/${ids['en_ES/japan-essentials-tour']}/configurator`);
     expect(r.statusCode).toBe(404);

@@ -1,6 +1,7 @@
 // Catalog use cases behind the market-scoped routes. Hot reads never query per request: the
 // rendered JSON of a locale (listing, each product's detail) is built once and kept until the
 // catalog changes; offers are re-read at most every OFFERS_TTL_MS (bookings consume allotment),
+// at once in this process after 'offers:changed' (a booking consumed allotment, a search re-priced),
 // and what depends on "today" (leading price, configurator) is cached per market-local date.
 // Another process's import is noticed through the catalog revision row, checked at most once a second.
 import type { AppContext } from '../../context.js';
@@ -68,6 +69,19 @@ export class CatalogService {
 
   constructor(private readonly ctx: AppContext) {
     ctx.events.on('catalog:changed', () => this.invalidate());
+    ctx.events.on('offers:changed', () => this.offersChanged());
+  }
+
+  /** A booking or a re-pricing changed offers: every locale re-reads them on its next read. */
+  offersChanged(): void {
+    for (const entry of this.locales.values()) {
+      void entry.then(
+        (cat) => {
+          cat.offersAt = 0;
+        },
+        () => {},
+      );
+    }
   }
 
   invalidate(): void {

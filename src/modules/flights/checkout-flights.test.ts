@@ -183,8 +183,13 @@ function expectedEconomyCents(pax = 2) {
 
 describe('economy re-pricing and cached options', () => {
   it('re-prices the offer from the live search and refreshes the cache', async () => {
+    let offersChanged = 0;
+    const count = () => offersChanged++;
+    t.app.ctx.events.on('offers:changed', count);
     const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    t.app.ctx.events.off('offers:changed', count);
     expect(res.statusCode).toBe(200);
+    expect(offersChanged).toBe(1); // the catalog shows the new price at once
     const { fare, total } = expectedEconomyCents();
     const next = applyMargin(200_000 + total, '15.00');
     expect(res.json()).toEqual({
@@ -377,8 +382,11 @@ describe('business flights, selection, payment and finalization', () => {
     expect(foreign.statusCode).toBe(422);
 
     stripe.succeed(intent.payment_intent_id);
+    let offersChanged = 0;
+    t.app.ctx.events.on('offers:changed', () => offersChanged++);
     const done = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(done.statusCode).toBe(200);
+    expect(offersChanged).toBe(1); // the catalog re-reads the allotment this booking used
     expect(done.json().data).toEqual({
       booking_reference: reference,
       status: 'pending_flight_booking',

@@ -203,6 +203,7 @@ export class FlightCheckoutService {
           flow_id: flowId,
         },
       });
+      this.ctx.events.emit('offers:changed'); // the catalog shows the new price at once
     }
     if (own) {
       await this.sessions.save(own, {
