@@ -28,6 +28,31 @@ interface Row {
   ratio: number;
   errors: number;
   non2xx: number;
+  /** server process CPU over the run, in % of one core, and per request in µs */
+  serverCpu?: number;
+  serverUsPerRequest?: number;
+  /** the load generator's CPU (autocannon runs in this process), in % of one core */
+  clientCpu?: number;
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) the process has used, from /proc (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    // fields after the parenthesised command name; utime and stime are the 12th and 13th of them
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -109,6 +134,7 @@ async function measure(
   target: BenchTarget,
   seconds: number,
   conns = target.connections ?? connections,
+  serverPid?: number,
 ) {
   // autocannon takes an undefined option as a value: pass only what the target sets
   const opts = Object.fromEntries(
@@ -119,7 +145,27 @@ async function measure(
       requests: target.requests,
     }).filter(([, v]) => v !== undefined),
   );
-  return autocannon({ url: baseUrl + (target.path ?? '/'), connections: conns, duration: seconds, ...opts });
+  const serverBefore = serverPid ? cpuSeconds(serverPid) : undefined;
+  const clientBefore = process.cpuUsage();
+  const startedAt = performance.now();
+  const result = await autocannon({
+    url: baseUrl + (target.path ?? '/'),
+    connections: conns,
+    duration: seconds,
+    ...opts,
+  });
+  const wall = (performance.now() - startedAt) / 1000;
+  const client = process.cpuUsage(clientBefore);
+  const serverAfter = serverPid ? cpuSeconds(serverPid) : undefined;
+  // Which side was the bottleneck: a load generator near 100 % of its core caps the req/s of big bodies
+  const server = serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
+  return {
+    result,
+    serverCpu: server === undefined ? undefined : Math.round((server / wall) * 100),
+    serverUsPerRequest:
+      server === undefined || !result.requests.total ? undefined : Math.round((server * 1e6) / result.requests.total),
+    clientCpu: Math.round(((client.user + client.system) / 1e6 / wall) * 100),
+  };
 }
 
 async function runOn(database: string, env: Record<string, string>, scenarios: BenchScenario[]): Promise<Row[]> {
@@ -135,11 +181,17 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
     const constant: BenchTarget = { name: 'constant JSON', path: '/bench/constant' };
     const targets: BenchTarget[] = [];
     for (const s of scenarios) targets.push(...(await s.targets(baseUrl)));
-    await measure(baseUrl, constant, 1); // warm-up
+    // warm-up pass over every route first: the first target measured right after boot came out
+    // lower than the same route later in the run (JIT, the import's garbage, lazy caches)
+    await measure(baseUrl, constant, 1);
+    for (const target of targets) await measure(baseUrl, target, 1);
     const print = (row: Row) =>
       console.log(
         `   ${row.name.padEnd(34)} ${String(row.rps).padStart(7)} req/s  p99 ${String(row.p99).padStart(4)} ms  ` +
-          `${row.ratio ? `${(row.ratio * 100).toFixed(0).padStart(4)} % of constant` : ''}` +
+          `${row.ratio ? `${(row.ratio * 100).toFixed(0).padStart(4)} % of constant` : ''.padStart(17)}` +
+          (row.serverCpu === undefined
+            ? ''
+            : `  server ${row.serverCpu} % (${row.serverUsPerRequest} µs/req), load generator ${row.clientCpu} %`) +
           `${row.errors || row.non2xx ? `  errors ${row.errors} non-2xx ${row.non2xx}` : ''}`,
       );
     for (const target of targets) {
@@ -147,32 +199,34 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
       // ratio of two neighbouring runs holds better than one baseline for the whole run
       // with the target's request headers (a browser's Accept-Encoding, a cookie): the constant route
       // ignores them, but parsing them is part of every request's cost
-      const base = await measure(
-        baseUrl,
-        { ...constant, headers: target.headers },
-        duration,
-        target.connections ?? connections,
-      );
-      const baseRow = {
+      const conns = target.connections ?? connections;
+      const base = await measure(baseUrl, { ...constant, headers: target.headers }, duration, conns, child.pid);
+      const baseRow: Row = {
         database,
-        name: `constant JSON (before ${target.name}, ${target.connections ?? connections} conn)`,
-        rps: Math.round(base.requests.average),
-        p99: base.latency.p99,
+        name: `constant JSON (before ${target.name}, ${conns} conn)`,
+        rps: Math.round(base.result.requests.average),
+        p99: base.result.latency.p99,
         ratio: 0,
-        errors: base.errors + base.timeouts,
-        non2xx: base.non2xx,
+        errors: base.result.errors + base.result.timeouts,
+        non2xx: base.result.non2xx,
+        serverCpu: base.serverCpu,
+        serverUsPerRequest: base.serverUsPerRequest,
+        clientCpu: base.clientCpu,
       };
       await measure(baseUrl, target, 1); // warm-up: caches filled, JIT settled
-      const r = await measure(baseUrl, target, duration);
-      const rps = Math.round(r.requests.average);
-      const row = {
+      const r = await measure(baseUrl, target, duration, conns, child.pid);
+      const rps = Math.round(r.result.requests.average);
+      const row: Row = {
         database,
         name: target.name,
         rps,
-        p99: r.latency.p99,
+        p99: r.result.latency.p99,
         ratio: baseRow.rps ? rps / baseRow.rps : 0,
-        errors: r.errors + r.timeouts,
-        non2xx: r.non2xx,
+        errors: r.result.errors + r.result.timeouts,
+        non2xx: r.result.non2xx,
+        serverCpu: r.serverCpu,
+        serverUsPerRequest: r.serverUsPerRequest,
+        clientCpu: r.clientCpu,
       };
       rows.push(baseRow, row);
       print(baseRow);
