@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_NOW, testConfig } from '../../../test/support/app.js';
 import { createTestDatabase } from '../../../test/support/db.js';
@@ -112,6 +113,23 @@ describe('request recording', () => {
     const failed = rows.find((r) => r.requestId === 'req-boom')!;
     expect(failed).toMatchObject({ status: 500, errorName: 'Error' });
     expect(failed.errorMessage).toBe('connect failed for postgres://***@db.internal:5432/itinera');
+  });
+
+  it('keeps copies, not the request objects, until the flush (a kept object made V8 pretenure them all)', async () => {
+    const headers: Record<string, string> = { 'user-agent': 'first' };
+    app.requestRecorder.record({
+      requestId: 'copy-1',
+      method: 'GET',
+      url: '/test/ok/copy',
+      route: '/test/ok/:id',
+      status: 200,
+      durationMs: 1,
+      headers,
+    });
+    headers['user-agent'] = 'changed after the response';
+    await app.requestRecorder.flush();
+    const [row] = await database.db.select().from(telescopeRequests).where(eq(telescopeRequests.requestId, 'copy-1'));
+    expect(row?.headers).toEqual({ 'user-agent': 'first' });
   });
 
   it('writes what is buffered when the app closes', async () => {
