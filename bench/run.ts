@@ -1,10 +1,12 @@
-// npm run bench: starts the real server (`dist/main.js serve`, as `npm start` does) as a child process with the demo data,
-// once on embedded PGlite and once on PostgreSQL when DATABASE_URL is set (a fresh database made
-// for the run), and measures every target of bench/scenarios/*.ts with autocannon against the
-// constant-JSON route of the same server: req/s, p99 latency, ratio to the constant route, and the
-// server's peak RSS. Machines here are noisy; the ratios are what to compare.
+// npm run bench: starts the real server (`dist/main.js serve`, as `npm start` does) as a child
+// process with the demo data, once on embedded PGlite and once on PostgreSQL when DATABASE_URL is
+// set (a fresh database made for the run), and measures every target of bench/scenarios/*.ts with
+// autocannon (or wrk, BENCH_TOOL=wrk) against the constant-JSON route of the same server:
+// req/s, p99 latency, ratio to the constant route, server and load-generator CPU, and the server's
+// RSS. Machines here are noisy; the ratios are what to compare.
 // Settings: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 50),
-// BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all).
+// BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all),
+// BENCH_TOOL=autocannon|wrk (default autocannon; wrk must be installed, e.g. apt-get install wrk).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,13 +131,34 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   throw new Error('server did not start within 180 s');
 }
 
-async function measure(
-  baseUrl: string,
-  target: BenchTarget,
-  seconds: number,
-  conns = target.connections ?? connections,
-  serverPid?: number,
-) {
+/** CPU seconds of this process's finished children (cutime + cstime), from /proc (Linux). */
+function childrenCpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** What one load run reports, whichever tool made it. */
+interface LoadResult {
+  rps: number;
+  p99: number;
+  total: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * The load generator: autocannon (installed with the project), or wrk with BENCH_TOOL=wrk (a C
+ * program from the system's packages; it stays well under a core where autocannon saturates its
+ * own on 13 kB bodies, so the server becomes the bottleneck).
+ */
+const TOOL: 'wrk' | 'autocannon' = process.env.BENCH_TOOL === 'wrk' ? 'wrk' : 'autocannon';
+
+async function runAutocannon(url: string, target: BenchTarget, seconds: number, conns: number) {
   // autocannon takes an undefined option as a value: pass only what the target sets
   const opts = Object.fromEntries(
     Object.entries({
@@ -145,26 +168,82 @@ async function measure(
       requests: target.requests,
     }).filter(([, v]) => v !== undefined),
   );
+  const r = await autocannon({ url, connections: conns, duration: seconds, ...opts });
+  return {
+    rps: Math.round(r.requests.average),
+    p99: r.latency.p99,
+    total: r.requests.total,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+function wrkMs(value: string, unit: string): number {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
+}
+
+async function runWrk(url: string, target: BenchTarget, seconds: number, conns: number): Promise<LoadResult> {
+  if (target.requests) throw new Error(`${target.name}: request sequences need BENCH_TOOL=autocannon`);
+  const args = ['-t1', `-c${conns}`, `-d${seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(target.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  let script: string | undefined;
+  if (target.method || target.body) {
+    script = join(mkdtempSync(join(tmpdir(), 'itinera-wrk-')), 'request.lua');
+    writeFileSync(
+      script,
+      `wrk.method = ${JSON.stringify(target.method ?? 'GET')}\nwrk.body = ${JSON.stringify(target.body ?? '')}\n`,
+    );
+    args.push('-s', script);
+  }
+  args.push(url);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
+  });
+  if (script) rmSync(dirname(script), { recursive: true, force: true });
+  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)),
+    p99: p99 ? Math.round(wrkMs(p99[1]!, p99[2]!) * 10) / 10 : 0,
+    total: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+    errors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+async function measure(
+  baseUrl: string,
+  target: BenchTarget,
+  seconds: number,
+  conns = target.connections ?? connections,
+  serverPid?: number,
+) {
+  const url = baseUrl + (target.path ?? '/');
   const serverBefore = serverPid ? cpuSeconds(serverPid) : undefined;
   const clientBefore = process.cpuUsage();
+  const childrenBefore = childrenCpuSeconds();
   const startedAt = performance.now();
-  const result = await autocannon({
-    url: baseUrl + (target.path ?? '/'),
-    connections: conns,
-    duration: seconds,
-    ...opts,
-  });
+  const result =
+    TOOL === 'wrk' ? await runWrk(url, target, seconds, conns) : await runAutocannon(url, target, seconds, conns);
   const wall = (performance.now() - startedAt) / 1000;
-  const client = process.cpuUsage(clientBefore);
+  // autocannon runs in this process; wrk is a child, counted once it has exited
+  const own = process.cpuUsage(clientBefore);
+  const clientSeconds = TOOL === 'wrk' ? childrenCpuSeconds() - childrenBefore : (own.user + own.system) / 1e6;
   const serverAfter = serverPid ? cpuSeconds(serverPid) : undefined;
   // Which side was the bottleneck: a load generator near 100 % of its core caps the req/s of big bodies
   const server = serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
   return {
     result,
     serverCpu: server === undefined ? undefined : Math.round((server / wall) * 100),
-    serverUsPerRequest:
-      server === undefined || !result.requests.total ? undefined : Math.round((server * 1e6) / result.requests.total),
-    clientCpu: Math.round(((client.user + client.system) / 1e6 / wall) * 100),
+    serverUsPerRequest: server === undefined || !result.total ? undefined : Math.round((server * 1e6) / result.total),
+    clientCpu: Math.round((clientSeconds / wall) * 100),
   };
 }
 
@@ -204,10 +283,10 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
       const baseRow: Row = {
         database,
         name: `constant JSON (before ${target.name}, ${conns} conn)`,
-        rps: Math.round(base.result.requests.average),
-        p99: base.result.latency.p99,
+        rps: base.result.rps,
+        p99: base.result.p99,
         ratio: 0,
-        errors: base.result.errors + base.result.timeouts,
+        errors: base.result.errors,
         non2xx: base.result.non2xx,
         serverCpu: base.serverCpu,
         serverUsPerRequest: base.serverUsPerRequest,
@@ -215,14 +294,14 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
       };
       await measure(baseUrl, target, 1); // warm-up: caches filled, JIT settled
       const r = await measure(baseUrl, target, duration, conns, child.pid);
-      const rps = Math.round(r.result.requests.average);
+      const rps = r.result.rps;
       const row: Row = {
         database,
         name: target.name,
         rps,
-        p99: r.result.latency.p99,
+        p99: r.result.p99,
         ratio: baseRow.rps ? rps / baseRow.rps : 0,
-        errors: r.result.errors + r.result.timeouts,
+        errors: r.result.errors,
         non2xx: r.result.non2xx,
         serverCpu: r.serverCpu,
         serverUsPerRequest: r.serverUsPerRequest,
@@ -256,7 +335,7 @@ async function main() {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   const scenarios = await loadScenarios();
   console.log(
-    `bench: ${scenarios.map((s) => s.name).join(', ')}; ${connections} connections, ${duration} s per target (after 1 s warm-up)`,
+    `bench: ${scenarios.map((s) => s.name).join(', ')}; ${TOOL}, ${connections} connections, ${duration} s per target (after 1 s warm-up)`,
   );
   const only = process.env.BENCH_ONLY;
   const rows: Row[] = [];
