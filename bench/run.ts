@@ -10,12 +10,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort, npmStartArgs } from '../test/support/server-process.js';
 import type { BenchScenario, BenchTarget } from './scenarios/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,23 +55,6 @@ function cpuSeconds(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** The node arguments of package.json's start script (`node ARGS...`). */
-function npmStartArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.trim().split(/\s+/).slice(1);
 }
 
 async function loadScenarios(): Promise<BenchScenario[]> {

@@ -3,25 +3,14 @@
 // the bundle can break: paths to the SQL migrations and the demo data, and module-level code.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../src/db/database.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { withDatabase } from './global-setup.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+import { freePort, npmStartArgs } from './support/server-process.js';
 
 describe('the built server (npm start)', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -51,9 +40,7 @@ describe('the built server (npm start)', () => {
     }
 
     const port = await freePort();
-    // the node arguments of package.json's start script, so this runs what `npm start` runs
-    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    const child: ChildProcess = spawn(process.execPath, pkg.scripts.start.trim().split(/\s+/).slice(1), {
+    const child: ChildProcess = spawn(process.execPath, npmStartArgs(), {
       cwd: projectRoot,
       env: {
         ...process.env,

@@ -152,42 +152,33 @@ export class PgBossQueue implements Queue {
     await this.ensureStarted();
     await this.ensureQueue(def.queue);
     const envelope: Envelope = { job: def.name, payload };
-    const id = await this.boss.send(def.queue, envelope as object, {
-      ...this.retrySettings(def),
-      ...(opts.delaySeconds && opts.delaySeconds > 0 ? { startAfter: opts.delaySeconds } : {}),
-      ...(opts.transaction ? { db: opts.transaction } : {}),
-      ...(opts.uniqueKey && def.uniqueSeconds
-        ? { singletonKey: `${def.name}:${opts.uniqueKey}`, singletonSeconds: def.uniqueSeconds }
-        : {}),
-    });
-    if (id && !opts.delaySeconds) this.wake(def.queue);
-    if (id || !opts.uniqueKey || !def.uniqueSeconds) return id;
-    return this.dispatchAfterFinished(def, envelope, opts);
-  }
-
-  /**
-   * The slot of this unique key is taken. Unique means "not while one is waiting or running": when
-   * no job of the key is still created, retrying or active, send one outside the slot (same key, so
-   * the next dispatch sees it pending). Two such dispatches at the same instant could both send;
-   * handlers are idempotent.
-   */
-  private async dispatchAfterFinished<P>(
-    def: JobDefinition<P>,
-    envelope: Envelope,
-    opts: DispatchOptions,
-  ): Promise<string | null> {
-    const key = `${def.name}:${opts.uniqueKey}`;
+    if (!opts.uniqueKey || !def.uniqueSeconds) return this.send(def, envelope, opts);
+    const singletonKey = `${def.name}:${opts.uniqueKey}`;
+    const id = await this.send(def, envelope, opts, { singletonKey, singletonSeconds: def.uniqueSeconds });
+    if (id) return id;
+    // The slot of this key is taken. Unique means "not while one waits or runs": when no job of the
+    // key is still created, retrying or active, send one outside the slot (same key, so the next
+    // dispatch sees it pending). Two such dispatches at the same instant could both send; handlers
+    // are idempotent.
     const run = opts.transaction ? opts.transaction.executeSql.bind(opts.transaction) : this.executeSql;
     const { rows } = await run(
       `SELECT 1 FROM ${this.opts.schema}.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' LIMIT 1`,
-      [def.queue, key],
+      [def.queue, singletonKey],
     );
-    if (rows.length > 0) return null;
+    return rows.length > 0 ? null : this.send(def, envelope, opts, { singletonKey });
+  }
+
+  private async send(
+    def: JobDefinition<unknown>,
+    envelope: Envelope,
+    opts: DispatchOptions,
+    singleton?: { singletonKey: string; singletonSeconds?: number },
+  ): Promise<string | null> {
     const id = await this.boss.send(def.queue, envelope as object, {
       ...this.retrySettings(def),
       ...(opts.delaySeconds && opts.delaySeconds > 0 ? { startAfter: opts.delaySeconds } : {}),
       ...(opts.transaction ? { db: opts.transaction } : {}),
-      singletonKey: key,
+      ...singleton,
     });
     if (id && !opts.delaySeconds) this.wake(def.queue);
     return id;
