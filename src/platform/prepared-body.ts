@@ -14,11 +14,14 @@ const GZIP_MIN_BYTES = 1024;
 export class PreparedBody {
   readonly raw: Buffer;
   readonly etag: string;
+  /** the gzip copy is another representation, so it has its own tag */
+  readonly gzipEtag: string;
   private gzipped?: Buffer;
 
   constructor(json: string) {
     this.raw = Buffer.from(json, 'utf8');
     this.etag = entityTag(this.raw);
+    this.gzipEtag = `${this.etag.slice(0, -1)}-gz"`;
   }
 
   static of(value: unknown): PreparedBody {
@@ -47,9 +50,22 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   });
 }
 
+// Clients send a handful of distinct Accept-Encoding strings (each browser the same one every
+// time), so the last answer is kept and the header is parsed only when it changes.
+let lastAcceptEncoding: string | undefined;
+let lastAcceptsGzip = false;
+
 /** Whether an Accept-Encoding header allows gzip (explicitly or through `*`), honouring q=0. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
+  if (header !== lastAcceptEncoding) {
+    lastAcceptsGzip = parseAcceptsGzip(header);
+    lastAcceptEncoding = header;
+  }
+  return lastAcceptsGzip;
+}
+
+function parseAcceptsGzip(header: string): boolean {
   let gzip: number | undefined;
   let star: number | undefined;
   for (const part of header.split(',')) {
@@ -66,12 +82,12 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /**
  * Sends a prepared body with its ETag (304 when If-None-Match matches) and, when the client
- * accepts gzip and the body is large enough, its gzip copy. The two codings are different
- * representations, so the gzip one has its own tag (suffix -gz); Vary tells caches so.
+ * accepts gzip and the body is large enough, its gzip copy under its own tag; Vary tells caches
+ * the body depends on Accept-Encoding.
  */
 export function sendPrepared(request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
   const gzipped = acceptsGzip(request.headers['accept-encoding']) ? body.gzip() : undefined;
-  const etag = gzipped ? `${body.etag.slice(0, -1)}-gz"` : body.etag;
+  const etag = gzipped ? body.gzipEtag : body.etag;
   reply.header('etag', etag).header('vary', 'accept-encoding');
   if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
