@@ -708,7 +708,13 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
       flightData: o.flight_data ?? null,
     })),
   );
-  counted(ctx, 'offers', offerRows.length, await upsertRows(tx, offers, offerRows, [offers.code]));
+  // allotment_used counts seats bookings took: an import may raise it, never give seats back
+  counted(
+    ctx,
+    'offers',
+    offerRows.length,
+    await upsertRows(tx, offers, offerRows, [offers.code], [offers.allotmentUsed]),
+  );
 }
 
 export const catalogSection: ImportSection = {

@@ -3,6 +3,7 @@ import { catalogFixture, FIXTURE_TODAY, importFixture } from '../../../test/supp
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
 import { catalogRevisionOf, runImport } from './import.js';
+import { consumeAllotment } from './offers.js';
 
 const TABLES = [
   'markets',
@@ -140,6 +141,28 @@ describe('runImport', () => {
       `SELECT count(*)::int AS n FROM hotel_rates r JOIN hotels h ON h.id = r.hotel_id WHERE h.code = 'tokyo-selection'`,
     );
     expect(roomTypes[0].n).toBe(4);
+  });
+
+  it('keeps the allotment bookings consumed when the same offers are imported again', async () => {
+    const doc = catalogFixture();
+    await importFixture(database, doc);
+    const { rows } = await database.query<{ id: number; allotment_used: number }>(
+      `SELECT id, allotment_used FROM offers WHERE code = 'JE-ES-1'`,
+    );
+    await consumeAllotment(database.db, rows[0].id); // a paid booking took a seat
+    const again = await importFixture(database, doc);
+    expect(again.offers).toMatchObject({ inserted: 0, updated: 0 });
+    const { rows: after } = await database.query<{ allotment_used: number }>(
+      `SELECT allotment_used FROM offers WHERE code = 'JE-ES-1'`,
+    );
+    expect(after[0].allotment_used).toBe(rows[0].allotment_used + 1);
+    // a file that states more seats taken (another sales channel) still raises it
+    doc.market_products![0].offers![0].allotment_used = rows[0].allotment_used + 3;
+    expect((await importFixture(database, doc)).offers.updated).toBe(1);
+    const { rows: raised } = await database.query<{ allotment_used: number }>(
+      `SELECT allotment_used FROM offers WHERE code = 'JE-ES-1'`,
+    );
+    expect(raised[0].allotment_used).toBe(rows[0].allotment_used + 3);
   });
 
   it('accepts a partial document that refers to records already imported', async () => {
