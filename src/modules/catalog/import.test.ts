@@ -67,6 +67,25 @@ describe('runImport', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('lists every schema problem, not only the first few', async () => {
+    const doc = catalogFixture() as Record<string, any>;
+    const expected: string[] = [];
+    doc.market_products.forEach((p: { offers?: Record<string, unknown>[] }, i: number) => {
+      (p.offers ?? []).forEach((o, j) => {
+        o.departure_date = 'today+30'; // relative dates are for the demo loader only
+        o.return_date = 'today+40';
+        expected.push(
+          `/market_products/${i}/offers/${j}/departure_date`,
+          `/market_products/${i}/offers/${j}/return_date`,
+        );
+      });
+    });
+    const result = await runImport(database, doc, { today: FIXTURE_TODAY });
+    if (result.ok) throw new Error('expected problems');
+    expect(expected.length).toBeGreaterThan(8);
+    expect(result.problems.map((p) => p.path).sort()).toEqual(expected.sort());
+  });
+
   it('checks references and duplicates after the schema, and writes nothing', async () => {
     const doc = catalogFixture();
     doc.market_products![0].template = 'no-such-tour';
