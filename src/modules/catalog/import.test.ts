@@ -184,6 +184,27 @@ describe('runImport', () => {
     expect(raised[0].allotment_used).toBe(rows[0].allotment_used + 3);
   });
 
+  it('refuses to move a stored offer to another market product', async () => {
+    const doc = catalogFixture();
+    await importFixture(database, doc);
+    const [from, to] = doc.market_products!;
+    const moved = { ...from.offers![0], departure_airport: to.departure_airports[0] };
+    const result = await runImport(
+      database,
+      { market_products: [{ ...to, offers: [moved] }] },
+      { today: FIXTURE_TODAY },
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        {
+          path: '/market_products/0/offers/0/code',
+          reason: `offer '${moved.code}' belongs to market product '${from.template}/${from.market}/${from.language}'`,
+        },
+      ],
+    });
+  });
+
   it('accepts a partial document that refers to records already imported', async () => {
     const product = { ...catalogFixture().market_products![4], title: 'Japan entdecken (neu)', offers: [] };
     delete product.itinerary;
