@@ -699,6 +699,10 @@ const airports = [
 /** units per 1 EUR */
 const rates: Record<string, string> = { USD: '1.0832', GBP: '0.8541', CAD: '1.4710', JPY: '162.40' };
 
+/** Listed products whose every offer is past, inside the lead time, Inactive or Cancelled:
+ * leading price null with offers_count 0, an empty configurator, a country product without price. */
+const noBookable = new Set(['uk/en/mexico-yucatan-and-chiapas']);
+
 /** Products that are not active (shown only by preview): market/lang/tour -> status */
 const notActive: Record<string, 'draft' | 'inactive'> = {
   'uk/en/jordan-petra-and-wadi-rum': 'draft',
@@ -1128,6 +1132,13 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
       ...extra,
     });
   };
+  if (noBookable.has(`${market.code}/${lang}/${tour.code}`)) {
+    push(3, ports[0]); // inside the 5-day lead time
+    push(-20, ports[0]); // past
+    push(first, ports[0], { status: 'Inactive' });
+    push(first + step, ports[0], { status: 'Cancelled' });
+    return list;
+  }
   let k = 0;
   for (let offset = first; offset <= 365; offset += step, k++) {
     const month = Math.floor(offset / 30) % 12;
@@ -1143,6 +1154,8 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
     push(first + 7, ports[0], { allotment: 12, allotment_used: 12 }); // sold out
     push(first + 21, ports[1 % ports.length], { status: 'Inactive' });
     push(first + 35, ports[0], { status: 'Cancelled' });
+    // one seat left for a party of two: listed with available false
+    push(first + 10, ports[0], { allotment: 12, allotment_used: 11 });
   }
   return list;
 }

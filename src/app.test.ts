@@ -43,6 +43,12 @@ describe('HTTP conventions', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('answers a malformed %-escape in the path with 400 bad_request in the common envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/es/es/products/sku/%ff' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, error: 'bad_request' });
+  });
+
   it('keeps a caller request id and echoes it', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'abc-123' } });
     expect(res.statusCode).toBe(404);

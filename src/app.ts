@@ -21,7 +21,7 @@ import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
-import { registerErrorHandling } from './platform/http-errors.js';
+import { frameworkErrors, registerErrorHandling } from './platform/http-errors.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
 
@@ -48,6 +48,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true } },
+    // find-my-way refuses parameters over 100 characters with a bare 414; slugs have no length
+    // limit at import, so any parameter a URL can carry reaches its route (and its 404)
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,6 +1,6 @@
 // The one error handler: AppError -> its status and code; schema validation -> 400 (or the
 // route's config.validationStatus) with per-field messages; anything else -> 500 without details.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from './errors.js';
 
 declare module 'fastify' {
@@ -65,6 +65,15 @@ export function validationErrors(list: AjvError[]): FieldErrors {
     out[field] = [...(out[field] ?? []), messageOf(e, field)];
   }
   return out;
+}
+
+/**
+ * Router errors raised before any route matches (a malformed %-escape in the path, an over-long
+ * path parameter) bypass the error handler; this gives them the common envelope too.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  reply.status(status).send({ success: false, error: 'bad_request', message: err.message });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -73,4 +73,17 @@ describe('loadDemo', () => {
     const lead = (await t.app.inject(`/api/us/en/products/${japan.id}/leading-price`)).statusCode;
     expect(lead).toBe(404); // an es product is not a us product
   });
+
+  it('gives every catalog rule something to show: unavailable dates, a product with nothing bookable', async () => {
+    const es = (await t.app.inject('/api/es/es/products')).json().data;
+    const japan = es.find((p: { country_slug: string }) => p.country_slug === 'japan');
+    const conf = (await t.app.inject(`/api/es/es/products/${japan.id}/configurator`)).json().data;
+    const dates = conf.months.flatMap((m: { dates: { available: boolean }[] }) => m.dates);
+    expect(dates.some((d: { available: boolean }) => !d.available)).toBe(true);
+    const uk = (await t.app.inject('/api/uk/en/products')).json().data;
+    const mexico = uk.find((p: { country_slug: string }) => p.country_slug === 'mexico');
+    const price = (await t.app.inject(`/api/uk/en/products/${mexico.id}/leading-price`)).json().data;
+    expect(price).toMatchObject({ price_from: null, offers_count: 0 });
+    expect((await t.app.inject(`/api/uk/en/products/${mexico.id}/configurator`)).json().data.months).toEqual([]);
+  });
 });

@@ -157,7 +157,13 @@ export const OfferInput = Type.Object(
     status: Type.Enum([...OFFER_STATUSES]),
     pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 9, default: 2 })),
     allotment: Type.Integer({ minimum: 0 }),
-    allotment_used: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    allotment_used: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        default: 0,
+        description: 'seats already taken; an import keeps the greater of this and the stored count',
+      }),
+    ),
     land_base_price: Money,
     flight_price: Money,
     margin_percent: Type.Optional(Type.String({ pattern: '^\\d{1,3}(?:\\.\\d{1,2})?$' })),

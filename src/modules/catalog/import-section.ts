@@ -2,7 +2,7 @@
 // activities, transfers, product templates and market products (with itinerary and offers).
 // Children listed under a parent replace that parent's children; a child key left out of the
 // document leaves them as they are. Offers are never deleted (bookings point at them).
-import { inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import {
   accommodations,
@@ -68,6 +68,28 @@ async function loadKnown(db: DbOrTx): Promise<Known> {
     templates: new Map(t.map((r) => [r.code, { days: r.days, slug: r.slug }])),
     currencies: new Set(x.map((r) => r.currency)),
   };
+}
+
+/**
+ * The market product (template/market/language) each stored offer of `codes` belongs to: an
+ * offer code is its natural key, so the document must not move an offer (and its bookings) to
+ * another product. Codes travel as one JSON parameter (thousands of bind parameters are slow).
+ */
+async function offerOwners(db: DbOrTx, codes: string[]): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .select({
+      code: offers.code,
+      template: productTemplates.code,
+      market: markets.code,
+      language: marketProducts.language,
+    })
+    .from(offers)
+    .innerJoin(marketProducts, eq(marketProducts.id, offers.marketProductId))
+    .innerJoin(productTemplates, eq(productTemplates.id, marketProducts.templateId))
+    .innerJoin(markets, eq(markets.id, marketProducts.marketId))
+    .where(sql`${offers.code} IN (SELECT value FROM json_array_elements_text(${JSON.stringify(codes)}::json))`);
+  return new Map(rows.map((r) => [r.code, `${r.template}/${r.market}/${r.language}`]));
 }
 
 function validDate(s: string): boolean {
@@ -185,6 +207,10 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
   });
 
   const offerCodes = new Map<string, string>();
+  const owners = await offerOwners(
+    ctx.db,
+    (doc.market_products ?? []).flatMap((mp) => (mp.offers ?? []).map((o) => o.code)),
+  );
   (doc.market_products ?? []).forEach((mp, i) => {
     const p = `/market_products/${i}`;
     const template = templatesKnown.get(mp.template);
@@ -221,6 +247,9 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
       const first = offerCodes.get(o.code);
       if (first) add(`${q}/code`, `duplicate offer code '${o.code}' (first at ${first})`);
       else offerCodes.set(o.code, q);
+      const owner = owners.get(o.code);
+      const product = `${mp.template}/${mp.market}/${mp.language}`;
+      if (owner && owner !== product) add(`${q}/code`, `offer '${o.code}' belongs to market product '${owner}'`);
       if (!mp.departure_airports.includes(o.departure_airport)) {
         add(`${q}/departure_airport`, `'${o.departure_airport}' is not among the product's departure airports`);
       }
@@ -708,7 +737,13 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
       flightData: o.flight_data ?? null,
     })),
   );
-  counted(ctx, 'offers', offerRows.length, await upsertRows(tx, offers, offerRows, [offers.code]));
+  // allotment_used counts seats bookings took: an import may raise it, never give seats back
+  counted(
+    ctx,
+    'offers',
+    offerRows.length,
+    await upsertRows(tx, offers, offerRows, [offers.code], [offers.allotmentUsed]),
+  );
 }
 
 export const catalogSection: ImportSection = {

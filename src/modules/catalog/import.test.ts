@@ -3,6 +3,7 @@ import { catalogFixture, FIXTURE_TODAY, importFixture } from '../../../test/supp
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
 import { catalogRevisionOf, runImport } from './import.js';
+import { consumeAllotment } from './offers.js';
 
 const TABLES = [
   'markets',
@@ -64,6 +65,25 @@ describe('runImport', () => {
     );
     const { rows } = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM markets');
     expect(rows[0].n).toBe(0);
+  });
+
+  it('lists every schema problem, not only the first few', async () => {
+    const doc = catalogFixture() as Record<string, any>;
+    const expected: string[] = [];
+    doc.market_products.forEach((p: { offers?: Record<string, unknown>[] }, i: number) => {
+      (p.offers ?? []).forEach((o, j) => {
+        o.departure_date = 'today+30'; // relative dates are for the demo loader only
+        o.return_date = 'today+40';
+        expected.push(
+          `/market_products/${i}/offers/${j}/departure_date`,
+          `/market_products/${i}/offers/${j}/return_date`,
+        );
+      });
+    });
+    const result = await runImport(database, doc, { today: FIXTURE_TODAY });
+    if (result.ok) throw new Error('expected problems');
+    expect(expected.length).toBeGreaterThan(8);
+    expect(result.problems.map((p) => p.path).sort()).toEqual(expected.sort());
   });
 
   it('checks references and duplicates after the schema, and writes nothing', async () => {
@@ -140,6 +160,49 @@ describe('runImport', () => {
       `SELECT count(*)::int AS n FROM hotel_rates r JOIN hotels h ON h.id = r.hotel_id WHERE h.code = 'tokyo-selection'`,
     );
     expect(roomTypes[0].n).toBe(4);
+  });
+
+  it('keeps the allotment bookings consumed when the same offers are imported again', async () => {
+    const doc = catalogFixture();
+    await importFixture(database, doc);
+    const { rows } = await database.query<{ id: number; allotment_used: number }>(
+      `SELECT id, allotment_used FROM offers WHERE code = 'JE-ES-1'`,
+    );
+    await consumeAllotment(database.db, rows[0].id); // a paid booking took a seat
+    const again = await importFixture(database, doc);
+    expect(again.offers).toMatchObject({ inserted: 0, updated: 0 });
+    const { rows: after } = await database.query<{ allotment_used: number }>(
+      `SELECT allotment_used FROM offers WHERE code = 'JE-ES-1'`,
+    );
+    expect(after[0].allotment_used).toBe(rows[0].allotment_used + 1);
+    // a file that states more seats taken (another sales channel) still raises it
+    doc.market_products![0].offers![0].allotment_used = rows[0].allotment_used + 3;
+    expect((await importFixture(database, doc)).offers.updated).toBe(1);
+    const { rows: raised } = await database.query<{ allotment_used: number }>(
+      `SELECT allotment_used FROM offers WHERE code = 'JE-ES-1'`,
+    );
+    expect(raised[0].allotment_used).toBe(rows[0].allotment_used + 3);
+  });
+
+  it('refuses to move a stored offer to another market product', async () => {
+    const doc = catalogFixture();
+    await importFixture(database, doc);
+    const [from, to] = doc.market_products!;
+    const moved = { ...from.offers![0], departure_airport: to.departure_airports[0] };
+    const result = await runImport(
+      database,
+      { market_products: [{ ...to, offers: [moved] }] },
+      { today: FIXTURE_TODAY },
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        {
+          path: '/market_products/0/offers/0/code',
+          reason: `offer '${moved.code}' belongs to market product '${from.template}/${from.market}/${from.language}'`,
+        },
+      ],
+    });
   });
 
   it('accepts a partial document that refers to records already imported', async () => {

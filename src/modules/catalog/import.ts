@@ -4,6 +4,7 @@ import type { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Settings } from 'typebox/system';
 import type { Database } from '../../db/database.js';
 import { catalogRevision } from '../../db/schema/index.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
@@ -66,6 +67,17 @@ function valueAt(doc: unknown, path: string): unknown {
   return v;
 }
 
+/** Every schema error of the document: TypeBox stops at 8 unless told otherwise (a global setting). */
+function allErrors(validator: ReturnType<typeof Compile>, doc: unknown): unknown[] {
+  const previous = Settings.Get().maxErrors;
+  Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER });
+  try {
+    return [...validator.Errors(doc)];
+  } finally {
+    Settings.Set({ maxErrors: previous });
+  }
+}
+
 /** TypeBox errors -> one problem per offending value, with a plain reason. */
 export function schemaProblems(errors: SchemaError[], doc: unknown): ImportProblem[] {
   const out: ImportProblem[] = [];
@@ -119,7 +131,7 @@ export async function validateImport(
     return [{ path: '/', reason: 'the document must be a JSON object' }];
   }
   const validator = validatorFor(sections);
-  if (!validator.Check(doc)) return schemaProblems([...validator.Errors(doc)] as SchemaError[], doc);
+  if (!validator.Check(doc)) return schemaProblems(allErrors(validator, doc) as SchemaError[], doc);
   const ctx = importContext(database, opts, {});
   const problems: ImportProblem[] = [];
   for (const s of sections) problems.push(...(await s.check(doc as Record<string, unknown>, ctx)));

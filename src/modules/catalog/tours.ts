@@ -39,7 +39,6 @@ export async function toursByTemplateCode(
       urlSlug: marketProducts.urlSlug,
       countryName: marketProducts.countryName,
       heroImage: marketProducts.heroImage,
-      templateHeroImage: productTemplates.heroImage,
       durationDays: productTemplates.tripDurationDays,
     })
     .from(marketProducts)
@@ -83,7 +82,8 @@ export async function toursByTemplateCode(
       title: p.title,
       urlSlug: p.urlSlug,
       countryName: p.countryName,
-      heroImage: p.heroImage ?? p.templateHeroImage,
+      // the market product's own image: no fallback to the template (spec 1, rule 3)
+      heroImage: p.heroImage,
       durationDays: p.durationDays,
       cities: days.filter((d) => d.marketProductId === p.marketProductId).map((d) => d.city),
       offers: prices.filter((o) => o.marketProductId === p.marketProductId),

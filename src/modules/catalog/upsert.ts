@@ -12,11 +12,16 @@ export interface WriteCounts {
   updated: number;
 }
 
+/**
+ * `neverLower`: counters the application raises (an offer's allotment_used, consumed by bookings)
+ * keep the greater of the stored and the imported value, so re-importing a file gives no seat back.
+ */
 export async function upsertRows<T extends PgTable>(
   tx: Tx,
   table: T,
   rows: T['$inferInsert'][],
   conflict: PgColumn[],
+  neverLower: PgColumn[] = [],
 ): Promise<WriteCounts> {
   const counts = { inserted: 0, updated: 0 };
   if (rows.length === 0) return counts;
@@ -27,10 +32,15 @@ export async function upsertRows<T extends PgTable>(
   const keys = all.filter((k) => !conflictNames.has(columns[k].name) && k !== 'createdAt' && k !== 'updatedAt');
   const q = (c: string) => `"${c}"`;
   const insertCols = all.map((k) => q(columns[k].name)).join(', ');
-  const sets = keys.map((k) => `${q(columns[k].name)} = excluded.${q(columns[k].name)}`);
+  const monotonic = new Set(neverLower.map((c) => c.name));
+  const incoming = (k: string) => {
+    const col = q(columns[k].name);
+    return monotonic.has(columns[k].name) ? `GREATEST(${q(name)}.${col}, excluded.${col})` : `excluded.${col}`;
+  };
+  const sets = keys.map((k) => `${q(columns[k].name)} = ${incoming(k)}`);
   if ('updatedAt' in columns) sets.push('"updated_at" = now()');
   const mine = keys.map((k) => `${q(name)}.${q(columns[k].name)}`).join(', ');
-  const theirs = keys.map((k) => `excluded.${q(columns[k].name)}`).join(', ');
+  const theirs = keys.map(incoming).join(', ');
   const target = conflict.map((c) => q(c.name)).join(', ');
   const onConflict =
     keys.length === 0

@@ -215,7 +215,7 @@ describe('GET /cms/countries/:slug', () => {
         product: expect.objectContaining({
           title: 'Alpes japoneses y Kioto',
           priceFrom: null, // no bookable offer
-          image: 'https://cdn.example.com/alps.jpg', // the template's hero image
+          image: null, // the product has no hero image of its own; the template's is not used
         }),
       },
       { image: null, title: 'Onsen', tag: 'Relax', description: null, product: null },

@@ -114,6 +114,12 @@ describe('demo content over HTTP', () => {
     expect(Object.values(labels).every((v) => typeof v === 'string' && v !== '')).toBe(true);
   });
 
+  it('stores an inactive region and inactive or hidden countries that answer 404', async () => {
+    for (const path of ['regions/europe', 'countries/nepal', 'countries/portugal']) {
+      expect((await t.app.inject(`/api/es/es/cms/${path}`)).statusCode, path).toBe(404);
+    }
+  });
+
   it('shows stored labels for some locales and the defaults elsewhere', async () => {
     const labels = async (market: string, lang: string) =>
       (await t.app.inject(`/api/${market}/${lang}/cms/region-labels`)).json().data;

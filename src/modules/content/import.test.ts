@@ -117,6 +117,22 @@ describe('content import apply', () => {
   });
 });
 
+describe('long slugs', () => {
+  it('an imported slug over 100 characters is served, and an unknown one answers 404', async () => {
+    const slug = `${'gran-ruta-'.repeat(15)}final`;
+    await applyContent(t.database, {
+      regions: [{ slug, status: 'active', translations: { es_ES: { name: 'Gran ruta' } } }],
+    });
+    t.app.ctx.events.emit('catalog:changed');
+    const res = await get(`/api/es/es/cms/regions/${slug}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ slug, name: 'Gran ruta' });
+    const unknown = await get(`/api/es/es/cms/countries/${'x'.repeat(300)}`);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ success: false, error: 'country_not_found' });
+  });
+});
+
 describe('cached responses', () => {
   it('are dropped on catalog:changed, so a new import shows', async () => {
     const first = await get('/api/es/es/cms/region-labels');
