@@ -98,7 +98,8 @@ describe('HTTP provider adapter', () => {
   let provider: HttpFlightProvider;
   beforeAll(async () => {
     fake = await startFakeFlights();
-    provider = new HttpFlightProvider({ baseUrl: fake.url, token: fake.token, timeoutMs: 500 });
+    // a generous timeout: a loaded CI machine must not turn a normal answer into a timeout
+    provider = new HttpFlightProvider({ baseUrl: fake.url, token: fake.token, timeoutMs: 10_000 });
   });
   afterAll(() => fake.close());
 
@@ -138,8 +139,9 @@ describe('HTTP provider adapter', () => {
 
   it('classifies failures', async () => {
     const { flowId, fares } = await provider.search(roundTrip);
+    const impatient = new HttpFlightProvider({ baseUrl: fake.url, token: fake.token, timeoutMs: 200 });
     fake.failNext('search', { delayMs: 1_000 });
-    expect((await failureOf(provider.search(roundTrip))).kind).toBe('timeout');
+    expect((await failureOf(impatient.search(roundTrip))).kind).toBe('timeout');
 
     fake.failNext('search', { status: 503, body: { errors: [{ code: 'DOWN', message: 'maintenance' }] } });
     const down = await failureOf(provider.search(roundTrip));
