@@ -172,7 +172,39 @@ describe('POST /api/leads', () => {
   it('answers 422 (not 400) for a body of the wrong shape', async () => {
     const res = await post({ ...valid, destinations: 'Japan' });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ success: false, error: 'validation_failed' });
+    expect(res.json()).toMatchObject({
+      success: false,
+      error: 'validation_failed',
+      errors: { destinations: ['The destinations field must be of type array.'] },
+    });
+  });
+
+  it('takes JSON types as sent: a number or boolean is not a string, "1" is not a boolean', async () => {
+    const before = (await lastLead())?.id ?? 0;
+    const cases: Array<[object, string, string]> = [
+      [{ ...valid, name: 123 }, 'name', 'The name field must be of type string.'],
+      [{ ...valid, email: true }, 'email', 'The email field must be of type string.'],
+      [{ ...valid, phone: 600123456 }, 'phone', 'The phone field must be of type string.'],
+      [
+        { ...valid, preferred_call_time: 9 },
+        'preferred_call_time',
+        'The preferred_call_time field must be of type string.',
+      ],
+      [
+        { ...valid, destinations: [{ type: 'country', id: 5, label: 'Peru' }] },
+        'destinations.0.id',
+        'The id field must be of type string.',
+      ],
+      [{ ...valid, consent: 'true' }, 'consent', 'The consent field must be of type boolean.'],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await post(body);
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json().errors[field], field).toEqual([message]);
+    }
+    const res = await post({ email: 'x@example.com', consent: true });
+    expect(res.json().errors).toEqual({ name: ['The name field is required.'] });
+    expect((await lastLead())?.id ?? 0).toBe(before);
   });
 });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { rateLimit } from '../../platform/rate-limit.js';
+import { strictBody } from '../../platform/strict-body.js';
 import { type LeadBody, validateLead } from './rules.js';
 import { captureLead } from './service.js';
 
@@ -40,6 +41,8 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/leads',
     {
       config: { validationStatus: 422 },
+      // types as sent: a number is not a string (platform/strict-body.ts)
+      validatorCompiler: strictBody,
       onRequest: rateLimit(ctx, { name: 'leads', max: 5, windowSeconds: 60 }),
       schema: {
         tags: ['leads'],

@@ -240,6 +240,21 @@ describe('validation (422, Spanish messages, the first one as message)', () => {
       'consent',
       'El consentimiento debe ser verdadero o falso.',
     ],
+    // JSON types are taken as sent, not coerced: a number is not a name or a phone
+    ['numeric name', { name: 123, email: 'a@viajes.test' }, 'name', 'El nombre debe ser un texto.'],
+    ['boolean name', { name: true, email: 'a@viajes.test' }, 'name', 'El nombre debe ser un texto.'],
+    [
+      'numeric phone',
+      { name: 'Ana', email: 'a@viajes.test', phone: 600123456 },
+      'phone',
+      'El teléfono debe ser un texto.',
+    ],
+    [
+      'numeric market',
+      { name: 'Ana', email: 'a@viajes.test', market: 1 },
+      'market',
+      'El mercado seleccionado no es válido.',
+    ],
   ];
 
   it.each(cases)('%s', async (_label, body, field, message) => {

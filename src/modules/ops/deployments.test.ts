@@ -153,6 +153,9 @@ describe('POST /api/deployments', () => {
         'The build_id field must not be greater than 50 characters.',
       ],
       [{ ...valid, version: { major: 2 } }, 'version', 'The version field must be of type string.'],
+      // taken as sent, not coerced to "2.4"
+      [{ ...valid, version: 2.4 }, 'version', 'The version field must be of type string.'],
+      [{ ...valid, build_id: 77 }, 'build_id', 'The build_id field must be of type string.'],
     ];
     for (const [body, field, message] of cases) {
       const res = await post(body);
