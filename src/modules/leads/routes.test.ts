@@ -204,6 +204,13 @@ describe('POST /api/leads', () => {
     }
     const res = await post({ email: 'x@example.com', consent: true });
     expect(res.json().errors).toEqual({ name: ['The name field is required.'] });
+    // PostgreSQL stores no U+0000 in text or jsonb: a 422 naming the field, not a 500
+    const nul = await post({ ...valid, name: 'A\u0000', destinations: [{ type: 'region', label: 'x\u0000' }] });
+    expect(nul.statusCode).toBe(422);
+    expect(nul.json().errors).toEqual({
+      name: ['The name field is invalid: it contains a NUL character.'],
+      'destinations.0.label': ['The label field is invalid: it contains a NUL character.'],
+    });
     expect((await lastLead())?.id ?? 0).toBe(before);
   });
 });
