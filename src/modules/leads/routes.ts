@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { rateLimit } from '../../platform/rate-limit.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { strictBody } from '../../platform/strict-body.js';
 import { type LeadBody, validateLead } from './rules.js';
 import { captureLead } from './service.js';
@@ -51,7 +51,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
           'Stores the lead with its consent audit data and queues the push to the sales CRM leads inbox. ' +
           'Limited to 5 requests per minute per IP.',
         body: LeadRequest,
-        response: { 201: Created, 422: ValidationFailed },
+        response: { 201: Created, 422: ValidationFailed, 429: TooManyRequestsBody },
       },
     },
     async (request, reply) => {

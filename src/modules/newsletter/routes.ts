@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { rateLimit } from '../../platform/rate-limit.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { documentedOnly } from '../../platform/strict-body.js';
 import { MailDomainCheck } from './mail-domain.js';
 import { NEWSLETTER_MARKETS } from './rules.js';
@@ -50,7 +50,7 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
           '201 on the first subscription of an email, 200 when it already exists (a new phone fills an empty one). ' +
           'The subscriber is mirrored to the CRM and the marketing system by queued jobs.',
         body: SubscribeBody,
-        response: { 200: Success, 201: Success, 422: ValidationFailed },
+        response: { 200: Success, 201: Success, 422: ValidationFailed, 429: TooManyRequestsBody },
       },
       // the rules (and their Spanish messages) are the service's, types included; see rules.ts
       validatorCompiler: documentedOnly,

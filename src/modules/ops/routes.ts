@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { rateLimit } from '../../platform/rate-limit.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { strictBody } from '../../platform/strict-body.js';
 import { HealthMonitor } from './health.js';
 import { bearerMatches, type DeploymentBody, healthHttpStatus } from './rules.js';
@@ -86,7 +86,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
           201: Type.Object({ status: Type.Literal('recorded') }),
           401: Type.Object({ error: Type.Literal('Unauthorized') }),
           422: ValidationBody,
-          429: ErrorBody,
+          429: TooManyRequestsBody,
           500: ErrorBody,
         },
       },
