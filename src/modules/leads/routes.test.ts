@@ -63,6 +63,12 @@ describe('POST /api/leads', () => {
     expect(row.consentGivenAt.toISOString()).toBe(new Date(TEST_NOW).toISOString());
   });
 
+  it('stores no consent IP when a trusted proxy forwards something that is no address', async () => {
+    const res = await post(valid, { 'x-forwarded-for': 'not-an-ip-address-but-a-long-string-of-text-abcdefgh' });
+    expect(res.statusCode).toBe(201);
+    expect((await lastLead()).consentIp).toBeNull();
+  });
+
   it('accepts the minimal body; optional fields may be null or blank', async () => {
     const res = await post(
       {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { storableIp } from '../../platform/client-ip.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { strictBody } from '../../platform/strict-body.js';
 import { type LeadBody, validateLead } from './rules.js';
@@ -56,7 +57,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
     async (request, reply) => {
       const input = validateLead(request.body as LeadBody);
-      await captureLead(ctx, input, request.ip ?? null);
+      await captureLead(ctx, input, storableIp(request.ip));
       return reply.status(201).send({ success: true, message: 'Lead received successfully.' });
     },
   );

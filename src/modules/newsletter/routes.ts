@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { storableIp } from '../../platform/client-ip.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { documentedOnly } from '../../platform/strict-body.js';
 import { MailDomainCheck } from './mail-domain.js';
@@ -57,7 +58,7 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
       onRequest: rateLimit(ctx, { name: 'newsletter', max: 5, windowSeconds: 60 }),
     },
     async (request, reply) => {
-      const result = await service.subscribe(request.body, request.ip ?? null);
+      const result = await service.subscribe(request.body, storableIp(request.ip));
       return reply.status(result.created ? 201 : 200).send({ success: true, message: result.message });
     },
   );

@@ -103,6 +103,15 @@ describe('first subscription', () => {
     expect((await rows())[0]).toMatchObject({ phone: null, market: null, consent_ip: '203.0.113.9' });
   });
 
+  it('stores no consent IP when a trusted proxy forwards something that is no address (it was a 500)', async () => {
+    const forwarded = ['not-an-ip-address-but-a-long-string-of-text-abcdefgh', 'garbage'];
+    for (const [i, xff] of forwarded.entries()) {
+      const res = await subscribe({ name: 'Ivo', email: `ivo${i}@viajes.test` }, { 'x-forwarded-for': xff });
+      expect(res.statusCode).toBe(201);
+    }
+    expect((await rows()).map((r) => r.consent_ip)).toEqual([null, null]);
+  });
+
   it('accepts a domain whose resolver does not answer in time (logged), rather than refusing signups', async () => {
     const res = await subscribe({ name: 'Eva', email: 'eva@slow.test' });
     expect(res.statusCode).toBe(201);
