@@ -60,6 +60,10 @@ describe('HTTP conventions', () => {
     const doc = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(doc.statusCode).toBe(200);
     expect(doc.json().openapi).toBe('3.1.0');
+    // the per-IP limits of spec 3 are documented with their 429
+    for (const path of ['/api/newsletter/subscribe', '/api/leads', '/api/deployments']) {
+      expect(Object.keys(doc.json().paths[path].post.responses), path).toContain('429');
+    }
     const ui = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(ui.statusCode).toBe(200);
   });

@@ -140,6 +140,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!appKey) throw new ConfigError('APP_KEY must be set in production and staging');
   if (production && appKey.length < 32) throw new ConfigError('APP_KEY must be at least 32 characters');
 
+  // stamped on every subscriber and lead, in a varchar(50): a longer one failed every signup with a 500
+  const privacyPolicyVersion = str(env, 'PRIVACY_POLICY_VERSION', 'v1.0').trim();
+  if (privacyPolicyVersion.length > 50) {
+    throw new ConfigError(`PRIVACY_POLICY_VERSION must be at most 50 characters, got ${privacyPolicyVersion.length}`);
+  }
   const dnsServers = list(env, 'DNS_SERVERS', []);
   for (const s of dnsServers) {
     if (!/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(s)) {
@@ -176,7 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
       depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),
     },
     newsletter: {
-      privacyPolicyVersion: str(env, 'PRIVACY_POLICY_VERSION', 'v1.0'),
+      privacyPolicyVersion: privacyPolicyVersion || 'v1.0',
       dnsServers,
       dnsTimeoutMs: int(env, 'DNS_TIMEOUT_MS', 3000, 100, 30_000),
     },

@@ -41,8 +41,12 @@ function messageOf(e: AjvError, field: string): string {
       return Number(e.params.limit) <= 1
         ? `The ${name} field is required.`
         : `The ${name} field must be at least ${e.params.limit} characters.`;
-    case 'type':
-      return `The ${name} field must be of type ${e.params.type}.`;
+    case 'type': {
+      // a nullable field's types read "string,null" (Ajv) or ["string","null"] (TypeBox): null goes unsaid
+      const given = e.params.type;
+      const types = (Array.isArray(given) ? given.map(String) : String(given).split(',')).filter((t) => t !== 'null');
+      return `The ${name} field must be of type ${types.join(' or ')}.`;
+    }
     case 'enum':
       return `The selected ${name} is invalid.`;
     case 'format':

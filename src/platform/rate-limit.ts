@@ -6,9 +6,17 @@
 // is in TRUSTED_PROXIES (trustProxy in app.ts), so a forged header from anyone else is ignored.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import { Type } from 'typebox';
 import type { Config } from '../config.js';
 import { type Clock, systemClock } from './clock.js';
 import { AppError } from './errors.js';
+
+/** The refusal's body, for the response schemas (OpenAPI) of limited routes. */
+export const TooManyRequestsBody = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Literal('too_many_requests'),
+  message: Type.String(),
+});
 
 export interface WindowHit {
   /** hits in the current window, this one included */

@@ -63,6 +63,12 @@ describe('POST /api/leads', () => {
     expect(row.consentGivenAt.toISOString()).toBe(new Date(TEST_NOW).toISOString());
   });
 
+  it('stores no consent IP when a trusted proxy forwards something that is no address', async () => {
+    const res = await post(valid, { 'x-forwarded-for': 'not-an-ip-address-but-a-long-string-of-text-abcdefgh' });
+    expect(res.statusCode).toBe(201);
+    expect((await lastLead()).consentIp).toBeNull();
+  });
+
   it('accepts the minimal body; optional fields may be null or blank', async () => {
     const res = await post(
       {
@@ -172,7 +178,46 @@ describe('POST /api/leads', () => {
   it('answers 422 (not 400) for a body of the wrong shape', async () => {
     const res = await post({ ...valid, destinations: 'Japan' });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ success: false, error: 'validation_failed' });
+    expect(res.json()).toMatchObject({
+      success: false,
+      error: 'validation_failed',
+      errors: { destinations: ['The destinations field must be of type array.'] },
+    });
+  });
+
+  it('takes JSON types as sent: a number or boolean is not a string, "1" is not a boolean', async () => {
+    const before = (await lastLead())?.id ?? 0;
+    const cases: Array<[object, string, string]> = [
+      [{ ...valid, name: 123 }, 'name', 'The name field must be of type string.'],
+      [{ ...valid, email: true }, 'email', 'The email field must be of type string.'],
+      [{ ...valid, phone: 600123456 }, 'phone', 'The phone field must be of type string.'],
+      [
+        { ...valid, preferred_call_time: 9 },
+        'preferred_call_time',
+        'The preferred_call_time field must be of type string.',
+      ],
+      [
+        { ...valid, destinations: [{ type: 'country', id: 5, label: 'Peru' }] },
+        'destinations.0.id',
+        'The id field must be of type string.',
+      ],
+      [{ ...valid, consent: 'true' }, 'consent', 'The consent field must be of type boolean.'],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await post(body);
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json().errors[field], field).toEqual([message]);
+    }
+    const res = await post({ email: 'x@example.com', consent: true });
+    expect(res.json().errors).toEqual({ name: ['The name field is required.'] });
+    // PostgreSQL stores no U+0000 in text or jsonb: a 422 naming the field, not a 500
+    const nul = await post({ ...valid, name: 'A\u0000', destinations: [{ type: 'region', label: 'x\u0000' }] });
+    expect(nul.statusCode).toBe(422);
+    expect(nul.json().errors).toEqual({
+      name: ['The name field is invalid: it contains a NUL character.'],
+      'destinations.0.label': ['The label field is invalid: it contains a NUL character.'],
+    });
+    expect((await lastLead())?.id ?? 0).toBe(before);
   });
 });
 

@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { rateLimit } from '../../platform/rate-limit.js';
+import { storableIp } from '../../platform/client-ip.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
+import { strictBody } from '../../platform/strict-body.js';
 import { type LeadBody, validateLead } from './rules.js';
 import { captureLead } from './service.js';
 
@@ -40,6 +42,8 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/leads',
     {
       config: { validationStatus: 422 },
+      // types as sent: a number is not a string (platform/strict-body.ts)
+      validatorCompiler: strictBody,
       onRequest: rateLimit(ctx, { name: 'leads', max: 5, windowSeconds: 60 }),
       schema: {
         tags: ['leads'],
@@ -48,12 +52,12 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
           'Stores the lead with its consent audit data and queues the push to the sales CRM leads inbox. ' +
           'Limited to 5 requests per minute per IP.',
         body: LeadRequest,
-        response: { 201: Created, 422: ValidationFailed },
+        response: { 201: Created, 422: ValidationFailed, 429: TooManyRequestsBody },
       },
     },
     async (request, reply) => {
       const input = validateLead(request.body as LeadBody);
-      await captureLead(ctx, input, request.ip ?? null);
+      await captureLead(ctx, input, storableIp(request.ip));
       return reply.status(201).send({ success: true, message: 'Lead received successfully.' });
     },
   );

@@ -21,7 +21,7 @@ export async function captureLead(ctx: AppContext, input: LeadInput, ip: string 
     source: LEAD_SOURCE,
     consentGivenAt: now,
     privacyPolicyVersion: ctx.config.newsletter.privacyPolicyVersion,
-    consentIp: ip ? ip.slice(0, 45) : null,
+    consentIp: ip,
     createdAt: now,
     updatedAt: now,
   });

@@ -180,6 +180,22 @@ describe('initial delivery', () => {
     expect(ac.tags).toHaveLength(1);
   });
 
+  it('jobs running side by side create each field and tag once', async () => {
+    const ids = [
+      await addSubscriber(),
+      await addSubscriber({ email: 'bea@viajes.test', name: 'Bea' }),
+      await addSubscriber({ email: 'carla@viajes.test', name: 'Carla' }),
+    ];
+    expect(await Promise.all(ids.map((id) => run(id)))).toEqual(ids.map(() => ({ kind: 'done' })));
+    expect(ac.fields.map((f) => f.title)).toEqual(['Consent Given At', 'Privacy Policy Version', 'Consent IP']);
+    expect(ac.tags.map((t) => t.tag)).toEqual(['es']);
+    // every contact carries the same three field ids
+    const fieldIds = ac.fields.map((f) => f.id).sort();
+    for (const call of ac.calls('POST /contact/sync')) {
+      expect(call.body.contact.fieldValues.map((v: { field: string }) => v.field).sort()).toEqual(fieldIds);
+    }
+  });
+
   it('matches an existing tag by exact name only', async () => {
     ac.tags.push({ id: '501', tag: 'es-old', tagType: 'contact' }, { id: '502', tag: 'des', tagType: 'contact' });
     const id = await addSubscriber();

@@ -88,6 +88,22 @@ export function failureOutcome(err: MarketingApiError, report: (message: string)
   }
 }
 
+/**
+ * Resolutions of tag and field ids running in this process, by account and name. Jobs run side by
+ * side: without this, each that missed the cache created the same field or tag again (duplicate
+ * "Consent IP" fields in the account, contacts split between them).
+ */
+const resolving = new Map<string, Promise<unknown>>();
+
+/** Runs `resolve` unless one with the same key is running; then shares its result. */
+function once<T>(key: string, resolve: () => Promise<T>): Promise<T> {
+  const running = resolving.get(key) as Promise<T> | undefined;
+  if (running) return running;
+  const p = resolve().finally(() => resolving.delete(key));
+  resolving.set(key, p);
+  return p;
+}
+
 class SubscriberSync {
   constructor(
     private readonly deps: MarketingDeps,
@@ -137,27 +153,41 @@ class SubscriberSync {
   private async tagId(name: string): Promise<string> {
     const cached = await this.ids.get('tag', name, this.freshAfter());
     if (cached) return cached;
-    const id = (await this.client.findTag(name)) ?? (await this.client.createTag(name));
-    await this.ids.put('tag', name, id, this.deps.clock.now());
-    return id;
+    return once(`${this.ids.account}|tag|${name}`, async () => {
+      // a resolution that finished while we read the cache has stored it
+      const stored = await this.ids.get('tag', name, this.freshAfter());
+      if (stored) return stored;
+      const id = (await this.client.findTag(name)) ?? (await this.client.createTag(name));
+      await this.ids.put('tag', name, id, this.deps.clock.now());
+      return id;
+    });
   }
 
   /** title -> field id, from the cache, else the first 100 fields, else created. */
   private async consentFieldIds(): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
+    const cached = await this.cachedFieldIds();
+    if (!cached.missing.length) return cached.ids;
+    return once(`${this.ids.account}|field`, async () => {
+      const { ids, missing } = await this.cachedFieldIds();
+      if (!missing.length) return ids;
+      const remote = await this.client.listFields();
+      for (const f of missing) {
+        const id = remote.find((r) => r.title === f.title)?.id ?? (await this.client.createField(f.title, f.type));
+        await this.ids.put('field', f.title, id, this.deps.clock.now());
+        ids[f.title] = id;
+      }
+      return ids;
+    });
+  }
+
+  private async cachedFieldIds() {
+    const ids: Record<string, string> = {};
     const missing: Array<(typeof CONSENT_FIELDS)[number]> = [];
     for (const f of CONSENT_FIELDS) {
       const cached = await this.ids.get('field', f.title, this.freshAfter());
-      if (cached) out[f.title] = cached;
+      if (cached) ids[f.title] = cached;
       else missing.push(f);
     }
-    if (!missing.length) return out;
-    const remote = await this.client.listFields();
-    for (const f of missing) {
-      const id = remote.find((r) => r.title === f.title)?.id ?? (await this.client.createField(f.title, f.type));
-      await this.ids.put('field', f.title, id, this.deps.clock.now());
-      out[f.title] = id;
-    }
-    return out;
+    return { ids, missing };
   }
 }

@@ -8,7 +8,7 @@ export type RemoteKind = 'tag' | 'field';
 export class RemoteIdCache {
   constructor(
     private readonly db: Db,
-    private readonly account: string,
+    readonly account: string,
   ) {}
 
   /** The cached id when it was resolved after `freshAfter`. */

@@ -1,9 +1,12 @@
 // POST /api/newsletter/subscribe (public). The body schema documents the fields; the rules
-// (with the Spanish messages the site shows) are checked in rules.ts, so a bad body is a 422.
+// (with the Spanish messages the site shows) are checked in rules.ts, so a bad body is a 422
+// and a value of the wrong type is refused rather than coerced.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { rateLimit } from '../../platform/rate-limit.js';
+import { storableIp } from '../../platform/client-ip.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
+import { documentedOnly } from '../../platform/strict-body.js';
 import { MailDomainCheck } from './mail-domain.js';
 import { NEWSLETTER_MARKETS } from './rules.js';
 import { NewsletterService } from './service.js';
@@ -48,15 +51,14 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
           '201 on the first subscription of an email, 200 when it already exists (a new phone fills an empty one). ' +
           'The subscriber is mirrored to the CRM and the marketing system by queued jobs.',
         body: SubscribeBody,
-        response: { 200: Success, 201: Success, 422: ValidationFailed },
+        response: { 200: Success, 201: Success, 422: ValidationFailed, 429: TooManyRequestsBody },
       },
-      // the rules (and their Spanish messages) are the service's; see rules.ts
-      attachValidation: true,
-      config: { validationStatus: 422 },
+      // the rules (and their Spanish messages) are the service's, types included; see rules.ts
+      validatorCompiler: documentedOnly,
       onRequest: rateLimit(ctx, { name: 'newsletter', max: 5, windowSeconds: 60 }),
     },
     async (request, reply) => {
-      const result = await service.subscribe(request.body, request.ip ?? null);
+      const result = await service.subscribe(request.body, storableIp(request.ip));
       return reply.status(result.created ? 201 : 200).send({ success: true, message: result.message });
     },
   );

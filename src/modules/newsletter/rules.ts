@@ -33,10 +33,13 @@ export interface SubscribeInput {
   consent: boolean | null;
 }
 
-/** A string trimmed, with blank turned into null (the site's empty inputs mean "not given"). */
+/**
+ * A string trimmed, with blank turned into null (the site's empty inputs mean "not given");
+ * undefined when it is no text: not a string, or one with U+0000, which PostgreSQL cannot store.
+ */
 function text(v: unknown): string | null | undefined {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') return undefined;
+  if (typeof v !== 'string' || v.includes('\u0000')) return undefined;
   const t = v.trim();
   return t === '' ? null : t;
 }
@@ -123,6 +126,8 @@ export function isRfcEmail(email: string): boolean {
   if (at <= 0 || at === email.length - 1) return false;
   const local = email.slice(0, at);
   const domain = email.slice(at + 1);
+  // a dot-atom ends with an atom: "user@example.com." is not an addr-spec (mailDomain strips it for DNS)
+  if (domain.endsWith('.')) return false;
   if (local.length > 64) return false;
   if (!DOT_ATOM.test(local) && !QUOTED.test(local)) return false;
   const ascii = mailDomain(email);

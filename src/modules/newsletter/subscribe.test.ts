@@ -103,6 +103,15 @@ describe('first subscription', () => {
     expect((await rows())[0]).toMatchObject({ phone: null, market: null, consent_ip: '203.0.113.9' });
   });
 
+  it('stores no consent IP when a trusted proxy forwards something that is no address (it was a 500)', async () => {
+    const forwarded = ['not-an-ip-address-but-a-long-string-of-text-abcdefgh', 'garbage'];
+    for (const [i, xff] of forwarded.entries()) {
+      const res = await subscribe({ name: 'Ivo', email: `ivo${i}@viajes.test` }, { 'x-forwarded-for': xff });
+      expect(res.statusCode).toBe(201);
+    }
+    expect((await rows()).map((r) => r.consent_ip)).toEqual([null, null]);
+  });
+
   it('accepts a domain whose resolver does not answer in time (logged), rather than refusing signups', async () => {
     const res = await subscribe({ name: 'Eva', email: 'eva@slow.test' });
     expect(res.statusCode).toBe(201);
@@ -168,6 +177,10 @@ describe('validation (422, Spanish messages, the first one as message)', () => {
     ],
     ['missing email', { name: 'Ana' }, 'email', 'El correo electrónico es obligatorio.'],
     ['malformed email', { name: 'Ana', email: 'ana@@viajes' }, 'email', 'El correo electrónico no es válido.'],
+    // RFC 5322: the domain is a dot-atom, which cannot end with a dot (it made a second row for one mailbox)
+    ['trailing dot', { name: 'Ana', email: 'ana@viajes.test.' }, 'email', 'El correo electrónico no es válido.'],
+    // PostgreSQL cannot store U+0000: it was a 500
+    ['NUL in name', { name: 'Ana\u0000', email: 'a@viajes.test' }, 'name', 'El nombre debe ser un texto.'],
     [
       'email without a dot domain',
       { name: 'Ana', email: 'ana@localhost' },
@@ -239,6 +252,21 @@ describe('validation (422, Spanish messages, the first one as message)', () => {
       { name: 'Ana', email: 'a@viajes.test', consent: 'maybe' },
       'consent',
       'El consentimiento debe ser verdadero o falso.',
+    ],
+    // JSON types are taken as sent, not coerced: a number is not a name or a phone
+    ['numeric name', { name: 123, email: 'a@viajes.test' }, 'name', 'El nombre debe ser un texto.'],
+    ['boolean name', { name: true, email: 'a@viajes.test' }, 'name', 'El nombre debe ser un texto.'],
+    [
+      'numeric phone',
+      { name: 'Ana', email: 'a@viajes.test', phone: 600123456 },
+      'phone',
+      'El teléfono debe ser un texto.',
+    ],
+    [
+      'numeric market',
+      { name: 'Ana', email: 'a@viajes.test', market: 1 },
+      'market',
+      'El mercado seleccionado no es válido.',
     ],
   ];
 

@@ -153,6 +153,15 @@ describe('POST /api/deployments', () => {
         'The build_id field must not be greater than 50 characters.',
       ],
       [{ ...valid, version: { major: 2 } }, 'version', 'The version field must be of type string.'],
+      // taken as sent, not coerced to "2.4"
+      [{ ...valid, version: 2.4 }, 'version', 'The version field must be of type string.'],
+      [{ ...valid, build_id: 77 }, 'build_id', 'The build_id field must be of type string.'],
+      // PostgreSQL stores no U+0000: a 422, not a 500
+      [
+        { ...valid, environment: 'prod\u0000' },
+        'environment',
+        'The environment field is invalid: it contains a NUL character.',
+      ],
     ];
     for (const [body, field, message] of cases) {
       const res = await post(body);

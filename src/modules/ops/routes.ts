@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { rateLimit } from '../../platform/rate-limit.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
+import { strictBody } from '../../platform/strict-body.js';
 import { HealthMonitor } from './health.js';
 import { bearerMatches, type DeploymentBody, healthHttpStatus } from './rules.js';
 import { recordDeployment } from './service.js';
@@ -72,6 +73,8 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       // limit first (every attempt counts, guessing tokens included), then the token, then the body
       onRequest: [rateLimit(ctx, { name: 'deployments', max: 10, windowSeconds: 60 }), deploymentToken(ctx)],
       config: { validationStatus: 422 },
+      // types as sent: a number is not a string (platform/strict-body.ts)
+      validatorCompiler: strictBody,
       schema: {
         tags: ['ops'],
         summary: 'Record a deployment (CI webhook)',
@@ -83,7 +86,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
           201: Type.Object({ status: Type.Literal('recorded') }),
           401: Type.Object({ error: Type.Literal('Unauthorized') }),
           422: ValidationBody,
-          429: ErrorBody,
+          429: TooManyRequestsBody,
           500: ErrorBody,
         },
       },
