@@ -511,6 +511,26 @@ describe('land-only booking and multi-city routes', () => {
     expect(res.json().data.status).toBe('pending_land_confirmation');
   });
 
+  it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {
+    const jar = new Jar();
+    expect((await call(jar, 'POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
+    const res = await call(jar, 'PUT', `${base}/flights`, {
+      cabin_class: 'ECONOMY',
+      outbound: {
+        departure_airport: 'BCN',
+        arrival_airport: 'xyz',
+        departure_date: '2020-01-01',
+        flight_numbers: ['ZZ1'],
+      },
+      inbound: { departure_airport: 'LHR', departure_date: '2020-01-09' },
+    });
+    expect(res.statusCode).toBe(200);
+    const fs = res.json().data.flight_selection;
+    expect(fs.outbound).toMatchObject({ departure_airport: 'MAD', arrival_airport: 'NRT', departure_date: departure });
+    expect(fs.inbound).toMatchObject({ departure_airport: 'NRT', arrival_airport: 'MAD', departure_date: returnDate });
+    expect(fs.outbound.flight_numbers).not.toContain('ZZ1');
+  });
+
   it('searches a multi-city trip when the inbound leaves from another airport', async () => {
     await t.database.db
       .update(offers)
