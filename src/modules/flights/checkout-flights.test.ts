@@ -511,6 +511,29 @@ describe('land-only booking and multi-city routes', () => {
     expect(res.json().data.status).toBe('pending_land_confirmation');
   });
 
+  it('stores the total of what it finalizes when a selection changed after the payment intent', async () => {
+    const jar = new Jar();
+    const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+    const bookingId = start.json().data.booking_id;
+    await call(jar, 'PUT', `${base}/contact`, { client });
+    await call(jar, 'PUT', `${base}/travelers`, { travelers });
+    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    const changed = await call(jar, 'PUT', `${base}/transfers`, {
+      transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
+    });
+    expect(changed.statusCode).toBe(200);
+    const total = changed.json().data.total_price;
+    expect(total).toBe(centsToNumber(toCents(intent.total_price) + 8000));
+    stripe.succeed(intent.payment_intent_id);
+    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.amount_paid).toBe(intent.amount);
+    const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(toCents(b.totalPrice)).toBe(toCents(total));
+    const moves = await flightRecords.transitionsOf(t.database.db, bookingId);
+    expect(moves.at(-1)!.metadata).toMatchObject({ total_price: total, amount_paid: intent.amount });
+  });
+
   it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {
     const jar = new Jar();
     expect((await call(jar, 'POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
