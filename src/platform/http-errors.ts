@@ -58,9 +58,28 @@ function messageOf(e: AjvError, field: string): string {
   }
 }
 
+/**
+ * A nullable or union value (anyOf) reports every branch's failure. When a branch got past its type
+ * check (its errors name the fields inside), only those errors say what is wrong; when none did,
+ * the branch types become one message ("must be of type object or null").
+ */
+function withoutUnionNoise(list: AjvError[]): AjvError[] {
+  let out = list;
+  for (const union of list.filter((e) => e.keyword === 'anyOf')) {
+    const at = union.instancePath;
+    const isBranchType = (e: AjvError) => e.instancePath === at && e.keyword === 'type';
+    const inside = (e: AjvError) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
+    const types = out.filter(isBranchType).map((e) => String(e.params.type));
+    const specific = out.some((e) => e !== union && inside(e) && !isBranchType(e));
+    out = out.filter((e) => e !== union && !isBranchType(e));
+    if (!specific) out.push({ instancePath: at, keyword: 'type', params: { type: types.join(' or ') } });
+  }
+  return out;
+}
+
 export function validationErrors(list: AjvError[]): FieldErrors {
   const out: FieldErrors = {};
-  for (const e of list) {
+  for (const e of withoutUnionNoise(list)) {
     const field = fieldOf(e);
     out[field] = [...(out[field] ?? []), messageOf(e, field)];
   }

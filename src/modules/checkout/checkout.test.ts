@@ -236,7 +236,12 @@ describe('start', () => {
       const res = await call(null, 'POST', `${ES}/${c.offers.active}`, { actual_pax_count: n });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: 'validation_failed', errors: { actual_pax_count: expect.any(Array) } });
+      // only the field at fault: not the other branch of the optional (object or null) body
+      expect(Object.keys(res.json().errors)).toEqual(['actual_pax_count']);
     }
+    const list = await call(null, 'POST', `${ES}/${c.offers.active}`, [1]);
+    expect(list.statusCode).toBe(400);
+    expect(list.json().errors).toEqual({ body: ['The body field must be of type object or null.'] });
   });
 
   it('answers 422 room_type_not_available for unknown room types, rooms that do not fit, and missing rates', async () => {

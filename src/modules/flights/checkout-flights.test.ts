@@ -322,6 +322,7 @@ describe('business flights, selection, payment and finalization', () => {
       outbound: { departure_airport: 'MADX' },
     });
     expect(badAirport.statusCode).toBe(400);
+    expect(Object.keys(badAirport.json().errors)).toEqual(['outbound.departure_airport']);
 
     const options = (await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`)).json().data;
     const card = options.outbound_options[1];
