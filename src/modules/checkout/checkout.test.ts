@@ -211,7 +211,12 @@ describe('start', () => {
       expect(res.statusCode, `offer ${id}`).toBe(404);
       expect(res.json()).toMatchObject({ success: false, error: 'offer_not_found' });
     }
-    expect((await call(null, 'POST', `${ES}/abc`)).json().error).toBe('offer_not_found');
+    // a malformed id names itself in the message (not a placeholder id)
+    expect((await call(null, 'POST', `${ES}/abc`)).json()).toMatchObject({
+      error: 'offer_not_found',
+      message: 'Offer abc not found.',
+    });
+    expect((await call(null, 'GET', `${ES}/0/flights`)).json().message).toBe('Offer 0 not found.');
     // the same offer through another market
     expect((await call(null, 'POST', `/api/de/de/checkout/${c.offers.active}`)).statusCode).toBe(404);
   });
