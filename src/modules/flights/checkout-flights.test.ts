@@ -232,6 +232,11 @@ describe('economy re-pricing and cached options', () => {
     const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { has_flights: true, fallback: true, price_changed: false } });
+    // a 200 whose body is not a fare list is a provider error too, not a 500
+    fake.failNext('search', { status: 200, body: { flow_id: 'x', fares: { cheapest: 1 } } });
+    const odd = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect(odd.statusCode).toBe(200);
+    expect(odd.json().data).toEqual({ has_flights: true, fallback: true, price_changed: false });
   });
 
   it('answers 404 offer_not_found for an offer that cannot be booked', async () => {
