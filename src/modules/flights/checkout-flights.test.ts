@@ -482,6 +482,51 @@ describe('business flights, selection, payment and finalization', () => {
     const again = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin.token}` } });
     expect(again.statusCode).toBe(409);
   });
+
+  it('shows an admin the booking: steps, passengers, upsells, leg records, transitions, notifications', async () => {
+    const url = `/api/internal/bookings/${bookingId}`;
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const weak = await createApiToken(t.database.db, 'frontend-view', ['internal:read']);
+    const refused = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${weak.token}` } });
+    expect(refused.statusCode).toBe(403);
+    const admin = await createApiToken(t.database.db, 'admin-view', ['admin:bookings']);
+    const auth = { authorization: `Bearer ${admin.token}` };
+    for (const id of ['999999', 'abc']) {
+      const missing = await t.app.inject({ method: 'GET', url: `/api/internal/bookings/${id}`, headers: auth });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ success: false, error: 'booking_not_found' });
+    }
+
+    const res = await t.app.inject({ method: 'GET', url, headers: auth });
+    expect(res.statusCode).toBe(200);
+    const b = res.json().data;
+    expect(b).toMatchObject({
+      id: bookingId,
+      reference,
+      status: 'flights_confirmed',
+      payment_method_code: 'card',
+      payment_gateway_code: 'stripe',
+      checkout_step: 'summary', // PUT /travelers advanced the funnel to the summary
+      passengers: [
+        { first_name: 'Ana', is_lead: true },
+        { first_name: 'Luis', is_lead: false },
+      ],
+      upsells: [{ type: 'flight_upgrade', quantity: 2 }],
+    });
+    expect(b.passengers[0].passport_number).toBeUndefined();
+    expect(
+      b.flight_bookings.map((l: { leg_index: number; flight_type: string }) => [l.leg_index, l.flight_type]),
+    ).toEqual([
+      [0, 'international'],
+      [1, 'domestic'],
+    ]);
+    expect(b.status_transitions.map((m: { to: string }) => m.to)).toEqual([
+      'pending_flight_booking',
+      'flight_booking_in_progress',
+      'flights_confirmed',
+    ]);
+    expect(b.notifications.map((n: { type: string }) => n.type)).toEqual(['flight_leg_booked', 'flights_confirmed']);
+  });
 });
 
 describe('rate limits', () => {
