@@ -86,6 +86,21 @@ export function validationErrors(list: AjvError[]): FieldErrors {
   return out;
 }
 
+/**
+ * The path (client.first_name, travelers.0.email) of the first string holding a NUL character,
+ * or null. PostgreSQL stores no NUL in text or jsonb, so such a value must be refused as input
+ * (400) rather than fail in the database (500).
+ */
+export function nulPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? path || 'body' : null;
+  if (!value || typeof value !== 'object') return null;
+  for (const [key, v] of Object.entries(value)) {
+    const found = nulPath(v, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {

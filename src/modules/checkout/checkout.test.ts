@@ -664,6 +664,15 @@ describe('contact and travelers', () => {
     });
     const noClient = await call(jar, 'PUT', `${ES}/contact`, {});
     expect(noClient.json()).toMatchObject({ error: 'validation_failed', errors: { client: expect.any(Array) } });
+    // a NUL character cannot be stored (text, jsonb): refused as input, not a database error
+    const nul = await call(jar, 'PUT', `${ES}/contact`, {
+      client: { first_name: 'A\u0000B', last_name: 'Lopez', email: 'eva@example.com', phone: '600' },
+    });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toMatchObject({
+      error: 'validation_failed',
+      errors: { 'client.first_name': ['The first_name field must not contain NUL characters.'] },
+    });
   });
 
   it('checks every traveler rule and the traveler count against the chosen passengers', async () => {
