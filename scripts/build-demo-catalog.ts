@@ -449,7 +449,8 @@ const tours: Tour[] = [
       {
         city: 'Casablanca',
         nights: 1,
-        hotels: ['Kenzi Tower Hotel', 'Four Seasons Casablanca'],
+        // no upgrade here: the checkout's hotel step shows a standalone selection entry
+        hotels: ['Kenzi Tower Hotel'],
         included: ['Hassan II mosque'],
       },
       {

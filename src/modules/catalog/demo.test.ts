@@ -82,5 +82,17 @@ describe('loadDemo', () => {
         WHERE c.code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM airports a WHERE a.iata_code = c.code)`,
     );
     expect(unnamed.rows.map((r) => r.code)).toEqual([]);
+    // the checkout's hotel step has a stay without upgrades to show (Casablanca, Morocco)
+    const morocco = es.find((p: { country_slug: string }) => p.country_slug === 'morocco');
+    const mconf = (await t.app.inject(`/api/es/es/products/${morocco.id}/configurator`)).json().data;
+    const offerId = mconf.months[0].dates[0].offer_id;
+    const hotels = (await t.app.inject(`/api/es/es/checkout/${offerId}/hotels`)).json().data.hotels;
+    type Entry = { tier: string; nights: { start: number; end: number } };
+    const standalone = hotels.filter(
+      (h: Entry) =>
+        h.tier === 'selection' &&
+        !hotels.some((u: Entry) => u.tier !== 'selection' && u.nights.start === h.nights.start),
+    );
+    expect(standalone).toHaveLength(1);
   });
 });
