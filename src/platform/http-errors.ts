@@ -31,7 +31,9 @@ function fieldOf(e: AjvError): string {
 }
 
 function messageOf(e: AjvError, field: string): string {
-  const name = field.split('.').at(-1) ?? field;
+  // the last path segment names the field; a list item is named with its list (hotel_selections.0)
+  const parts = field.split('.');
+  const name = parts.length > 1 && /^\d+$/.test(parts[parts.length - 1]) ? parts.slice(-2).join('.') : parts.at(-1)!;
   switch (e.keyword) {
     case 'required':
       return `The ${name} field is required.`;

@@ -520,6 +520,9 @@ describe('hotels', () => {
       error: 'validation_failed',
       errors: { 'hotel_selections.0.nights_start': expect.any(Array) },
     });
+    // a list item is named with its list, not as "the 0 field"
+    const notObject = await call(jar, 'PUT', `${ES}/hotels`, { hotel_selections: [5] });
+    expect(notObject.json().message).toBe('The hotel_selections.0 field must be of type object.');
     // 4 travelers: the luxury upgrade is priced per room for 4A
     const ok = await call(jar, 'PUT', `${ES}/hotels`, {
       hotel_selections: [{ upgrade_hotel_id: c.hotels.tokyoLuxury, nights_start: 1, nights_end: 3 }],
