@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    if (!(body as string).includes('\\u0000')) return jsonParser(request, body as string, done);
+    if (request.is404 || !(body as string).includes('\\u0000')) return jsonParser(request, body as string, done);
     jsonParser(request, body as string, (err, value) => {
       const at = err ? null : nulPath(value);
       if (at === null) return done(err, value);

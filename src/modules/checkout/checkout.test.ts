@@ -672,6 +672,8 @@ describe('contact and travelers', () => {
       client: { first_name: 'A\u0000B', last_name: 'Lopez', email: 'eva@example.com', phone: '600' },
     });
     expect(nul.statusCode).toBe(400);
+    const nowhere = await t.app.inject({ method: 'PUT', url: '/api/nowhere', payload: { a: 'A\u0000' } });
+    expect(nowhere.statusCode).toBe(404); // an unknown route stays unknown, whatever its body
     expect(nul.json()).toMatchObject({
       error: 'validation_failed',
       errors: { 'client.first_name': ['The first_name field must not contain NUL characters.'] },
