@@ -449,7 +449,8 @@ const tours: Tour[] = [
       {
         city: 'Casablanca',
         nights: 1,
-        hotels: ['Kenzi Tower Hotel', 'Four Seasons Casablanca'],
+        // no upgrade here: the checkout's hotel step shows a standalone selection entry
+        hotels: ['Kenzi Tower Hotel'],
         included: ['Hassan II mosque'],
       },
       {
@@ -694,6 +695,25 @@ const airports = [
   ['YYZ', 'Toronto Pearson International', 'Toronto', 'Canada'],
   ['YUL', 'Montréal-Trudeau International', 'Montreal', 'Canada'],
   ['FCO', 'Roma Fiumicino Leonardo da Vinci', 'Rome', 'Italy'],
+  // arrival and domestic airports of the tours, so a booking's flight_selection names both ends
+  ['NRT', 'Narita International', 'Tokyo', 'Japan'],
+  ['HND', 'Tokyo Haneda', 'Tokyo', 'Japan'],
+  ['KIX', 'Kansai International', 'Osaka', 'Japan'],
+  ['HAN', 'Noi Bai International', 'Hanoi', 'Vietnam'],
+  ['SGN', 'Tan Son Nhat International', 'Ho Chi Minh City', 'Vietnam'],
+  ['BKK', 'Suvarnabhumi', 'Bangkok', 'Thailand'],
+  ['HKT', 'Phuket International', 'Phuket', 'Thailand'],
+  ['DEL', 'Indira Gandhi International', 'Delhi', 'India'],
+  ['LIM', 'Jorge Chávez International', 'Lima', 'Peru'],
+  ['CUZ', 'Alejandro Velasco Astete International', 'Cusco', 'Peru'],
+  ['CUN', 'Cancún International', 'Cancún', 'Mexico'],
+  ['SJO', 'Juan Santamaría International', 'San José', 'Costa Rica'],
+  ['CMN', 'Mohammed V International', 'Casablanca', 'Morocco'],
+  ['CAI', 'Cairo International', 'Cairo', 'Egypt'],
+  ['ASW', 'Aswan International', 'Aswan', 'Egypt'],
+  ['AMM', 'Queen Alia International', 'Amman', 'Jordan'],
+  ['JNB', 'O. R. Tambo International', 'Johannesburg', 'South Africa'],
+  ['CPT', 'Cape Town International', 'Cape Town', 'South Africa'],
 ].map(([iata_code, name, city, country]) => ({ iata_code, name, city, country }));
 
 /** units per 1 EUR */

@@ -21,7 +21,8 @@ import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
-import { frameworkErrors, registerErrorHandling } from './platform/http-errors.js';
+import { validationError } from './platform/errors.js';
+import { frameworkErrors, nulErrors, registerErrorHandling, validationErrors } from './platform/http-errors.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
 
@@ -93,12 +94,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
 
-  // An empty body sent as application/json (a POST without payload) counts as no body, not an error.
+  // An empty body sent as application/json (a POST without payload) counts as no body, not an error;
+  // a string with an escaped NUL (\u0000) is a validation error (the database cannot store it).
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    jsonParser(request, body as string, done);
+    if (request.is404 || !(body as string).includes('\\u0000')) return jsonParser(request, body as string, done);
+    jsonParser(request, body as string, (err, value) => {
+      const nul = err ? [] : nulErrors(value);
+      if (nul.length === 0) return done(err, value);
+      const status = request.routeOptions.config?.validationStatus ?? 400;
+      done(validationError(validationErrors(nul), status), undefined);
+    });
   });
 
   await app.register(swagger, {

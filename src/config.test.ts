@@ -1,4 +1,5 @@
 // Settings that would break requests at run time are refused at boot (exit code 78 in main.ts).
+// Pure loadConfig rules, shown without booting anything.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -8,5 +9,21 @@ describe('loadConfig', () => {
     const fifty = 'v'.repeat(50);
     expect(loadConfig({ NODE_ENV: 'test', PRIVACY_POLICY_VERSION: fifty }).newsletter.privacyPolicyVersion).toBe(fifty);
     expect(() => loadConfig({ NODE_ENV: 'test', PRIVACY_POLICY_VERSION: `${fifty}1` })).toThrow(ConfigError);
+  });
+});
+
+describe('flight provider settings', () => {
+  it('stops the boot when the http provider has no URL', () => {
+    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'http' })).toThrow(ConfigError);
+    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'http' })).toThrow(/FLIGHTS_API_URL/);
+    expect(loadConfig({ FLIGHTS_PROVIDER: 'http', FLIGHTS_API_URL: 'http://127.0.0.1:9/' }).flights.apiUrl).toBe(
+      'http://127.0.0.1:9',
+    );
+  });
+
+  it('takes the time-out of one provider call from FLIGHTS_TIMEOUT_MS (30 s by default)', () => {
+    expect(loadConfig({}).flights.timeoutMs).toBe(30_000);
+    expect(loadConfig({ FLIGHTS_TIMEOUT_MS: '5000' }).flights.timeoutMs).toBe(5_000);
+    expect(() => loadConfig({ FLIGHTS_TIMEOUT_MS: '50' })).toThrow(/FLIGHTS_TIMEOUT_MS/);
   });
 });

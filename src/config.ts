@@ -62,6 +62,8 @@ export interface Config {
     provider: 'sandbox' | 'http';
     apiUrl: string;
     apiToken: string;
+    /** time-out of one provider call; the checkout falls back to the cache after it */
+    timeoutMs: number;
   };
   deploymentToken: string;
   /** HTTP Basic credentials of the monitoring pages; required (else 503) in production and staging */
@@ -157,6 +159,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (flightsProvider !== 'sandbox' && flightsProvider !== 'http') {
     throw new ConfigError(`FLIGHTS_PROVIDER must be sandbox or http, got "${flightsProvider}"`);
   }
+  // without a URL every search would fail into the cache fallback: a setting error, not a quiet one
+  const flightsUrl = url(env, 'FLIGHTS_API_URL', '');
+  if (flightsProvider === 'http' && !flightsUrl) {
+    throw new ConfigError('FLIGHTS_API_URL must be set when FLIGHTS_PROVIDER is http');
+  }
 
   return {
     port,
@@ -205,8 +212,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     flights: {
       provider: flightsProvider,
-      apiUrl: url(env, 'FLIGHTS_API_URL', ''),
+      apiUrl: flightsUrl,
       apiToken: str(env, 'FLIGHTS_API_TOKEN', ''),
+      timeoutMs: int(env, 'FLIGHTS_TIMEOUT_MS', 30_000, 1_000, 120_000),
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },

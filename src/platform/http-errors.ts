@@ -31,7 +31,9 @@ function fieldOf(e: AjvError): string {
 }
 
 function messageOf(e: AjvError, field: string): string {
-  const name = field.split('.').at(-1) ?? field;
+  // the last path segment names the field; a list item is named with its list (hotel_selections.0)
+  const parts = field.split('.');
+  const name = parts.length > 1 && /^\d+$/.test(parts[parts.length - 1]) ? parts.slice(-2).join('.') : parts.at(-1)!;
   switch (e.keyword) {
     case 'required':
       return `The ${name} field is required.`;
@@ -42,9 +44,9 @@ function messageOf(e: AjvError, field: string): string {
         ? `The ${name} field is required.`
         : `The ${name} field must be at least ${e.params.limit} characters.`;
     case 'type': {
-      // a nullable field's types read "string,null" (Ajv) or ["string","null"] (TypeBox): null goes unsaid
+      // a nullable field's types read "string,null" (Ajv) or ["string","null"] (TypeBox)
       const given = e.params.type;
-      const types = (Array.isArray(given) ? given.map(String) : String(given).split(',')).filter((t) => t !== 'null');
+      const types = Array.isArray(given) ? given.map(String) : String(given).split(',');
       return `The ${name} field must be of type ${types.join(' or ')}.`;
     }
     case 'enum':
@@ -62,9 +64,28 @@ function messageOf(e: AjvError, field: string): string {
   }
 }
 
+/**
+ * A nullable or union value (anyOf) reports every branch's failure. When a branch got past its type
+ * check (its errors name the fields inside), only those errors say what is wrong; when none did,
+ * the branch types become one message ("must be of type object or null").
+ */
+function withoutUnionNoise(list: AjvError[]): AjvError[] {
+  let out = list;
+  for (const union of list.filter((e) => e.keyword === 'anyOf')) {
+    const at = union.instancePath;
+    const isBranchType = (e: AjvError) => e.instancePath === at && e.keyword === 'type';
+    const inside = (e: AjvError) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
+    const types = out.filter(isBranchType).map((e) => String(e.params.type));
+    const specific = out.some((e) => e !== union && inside(e) && !isBranchType(e));
+    out = out.filter((e) => e !== union && !isBranchType(e));
+    if (!specific) out.push({ instancePath: at, keyword: 'type', params: { type: types.join(' or ') } });
+  }
+  return out;
+}
+
 export function validationErrors(list: AjvError[]): FieldErrors {
   const out: FieldErrors = {};
-  for (const e of list) {
+  for (const e of withoutUnionNoise(list)) {
     const field = fieldOf(e);
     out[field] = [...(out[field] ?? []), messageOf(e, field)];
   }
@@ -78,6 +99,23 @@ export function validationErrors(list: AjvError[]): FieldErrors {
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   reply.status(status).send({ success: false, error: 'bad_request', message: err.message });
+}
+
+/**
+ * PostgreSQL stores no U+0000 in text or jsonb, so a body string holding one would fail in the
+ * database (a 500). The JSON parser refuses such a body for every route, naming each field.
+ */
+export function nulErrors(data: unknown, path = ''): AjvError[] {
+  if (typeof data === 'string') {
+    return data.includes('\u0000')
+      ? [{ instancePath: path, keyword: 'nul', params: {}, message: 'it contains a NUL character' }]
+      : [];
+  }
+  if (Array.isArray(data)) return data.flatMap((v, i) => nulErrors(v, `${path}/${i}`));
+  if (data && typeof data === 'object') {
+    return Object.entries(data).flatMap(([k, v]) => nulErrors(v, `${path}/${k}`));
+  }
+  return [];
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -24,30 +24,10 @@ function ajvShaped(errors: readonly SchemaError[]): SchemaError[] {
   });
 }
 
-/**
- * PostgreSQL stores no U+0000 in text or jsonb: such a value made the insert fail with a 500. Every
- * string of the body is looked at, so the caller gets a 422 naming the field instead.
- */
-export function nulErrors(data: unknown, path = ''): SchemaError[] {
-  if (typeof data === 'string') {
-    return data.includes('\u0000')
-      ? [{ instancePath: path, keyword: 'nul', params: {}, message: 'it contains a NUL character' }]
-      : [];
-  }
-  if (Array.isArray(data)) return data.flatMap((v, i) => nulErrors(v, `${path}/${i}`));
-  if (data && typeof data === 'object') {
-    return Object.entries(data).flatMap(([k, v]) => nulErrors(v, `${path}/${k}`));
-  }
-  return [];
-}
-
 /** A route's `validatorCompiler`: the body as sent, never coerced. Only body schemas are expected. */
 export const strictBody: FastifySchemaCompiler<FastifySchema> = ({ schema }) => {
   const check = Compile(schema as TSchema);
-  return (data: unknown) => {
-    const errors = [...(check.Check(data) ? [] : ajvShaped(check.Errors(data))), ...nulErrors(data)];
-    return errors.length ? { error: errors as never } : { value: data };
-  };
+  return (data: unknown) => (check.Check(data) ? { value: data } : { error: ajvShaped(check.Errors(data)) as never });
 };
 
 /** For routes whose rules module validates the whole body itself: the schema only documents it. */

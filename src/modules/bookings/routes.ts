@@ -1,21 +1,40 @@
-// Admin endpoint: "Book All Flights / Retry" for a paid booking. Bearer token with the ability
-// admin:bookings (or *), created with `npm run token:create`.
-import type { FastifyInstance } from 'fastify';
+// Admin endpoints: "Book All Flights / Retry" for a paid booking, and the booking view it acts on.
+// Bearer token with the ability admin:bookings (or *), created with `npm run token:create`.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
 import { bookAllFlights } from './flight-booking.js';
+import { bookingView } from './view.js';
 
 export const ADMIN_BOOKINGS_ABILITY = 'admin:bookings';
 
 const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+
+function bookingIdOf(request: FastifyRequest): number {
+  const raw = (request.params as { id: string }).id;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new AppError(404, 'booking_not_found', `Booking ${raw.slice(0, 40)} not found.`);
+  }
+  return Number(raw);
+}
 
 export async function bookingAdminRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   sessions: CheckoutSessions,
 ): Promise<void> {
+  const adminOnly = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    const m = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    const abilities = m ? await sessions.checkout.tokenAbilities(m[1]) : null;
+    if (!abilities) throw new AppError(401, 'unauthenticated', 'A valid bearer token is required.');
+    if (!abilities.includes(ADMIN_BOOKINGS_ABILITY) && !abilities.includes('*')) {
+      throw new AppError(403, 'forbidden', `The token lacks the ${ADMIN_BOOKINGS_ABILITY} ability.`);
+    }
+  };
+
   app.post(
     '/api/internal/bookings/:id/book-flights',
     {
@@ -42,22 +61,39 @@ export async function bookingAdminRoutes(
           422: ErrorBody,
         },
       },
-      onRequest: async (request) => {
-        const header = request.headers.authorization;
-        const m = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-        const abilities = m ? await sessions.checkout.tokenAbilities(m[1]) : null;
-        if (!abilities) throw new AppError(401, 'unauthenticated', 'A valid bearer token is required.');
-        if (!abilities.includes(ADMIN_BOOKINGS_ABILITY) && !abilities.includes('*')) {
-          throw new AppError(403, 'forbidden', `The token lacks the ${ADMIN_BOOKINGS_ABILITY} ability.`);
-        }
-      },
+      onRequest: adminOnly,
     },
     async (request, reply) => {
-      const raw = (request.params as { id: string }).id;
-      const id = /^\d{1,9}$/.test(raw) ? Number(raw) : -1;
-      if (id < 1) throw new AppError(404, 'booking_not_found', 'Booking not found.');
-      const data = await bookAllFlights(ctx, id);
+      const data = await bookAllFlights(ctx, bookingIdOf(request));
       return reply.status(202).send({ success: true, data });
     },
+  );
+
+  app.get(
+    '/api/internal/bookings/:id',
+    {
+      schema: {
+        tags: ['ops'],
+        summary:
+          'The booking view: status, funnel steps, passengers, upsells, flight-booking records per leg, ' +
+          'status transitions (with failure metadata) and admin notifications (bearer token with admin:bookings)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String() }),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object(
+              { id: Type.Integer(), reference: Type.String(), status: Type.String() },
+              { additionalProperties: true },
+            ),
+          }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+        },
+      },
+      onRequest: adminOnly,
+    },
+    async (request) => ({ success: true, data: await bookingView(ctx, bookingIdOf(request)) }),
   );
 }

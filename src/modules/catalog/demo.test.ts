@@ -72,6 +72,28 @@ describe('loadDemo', () => {
     expect(conf.room_types.map((r: { code: string }) => r.code)).toEqual(['1A', '2A', '3A', '4A']);
     const lead = (await t.app.inject(`/api/us/en/products/${japan.id}/leading-price`)).statusCode;
     expect(lead).toBe(404); // an es product is not a us product
+    // every airport of the offers' flights is named, so a booking's flight_selection is enriched
+    const unnamed = await t.database.query<{ code: string }>(
+      `SELECT DISTINCT c.code FROM offers o,
+         LATERAL (SELECT o.flight_data->'outbound'->>'departure_airport' UNION SELECT o.flight_data->'outbound'->>'arrival_airport'
+                  UNION SELECT o.flight_data->'inbound'->>'departure_airport' UNION SELECT o.flight_data->'inbound'->>'arrival_airport'
+                  UNION SELECT l->>'origin' FROM jsonb_array_elements(coalesce(o.flight_data->'legs', '[]')) l
+                  UNION SELECT l->>'destination' FROM jsonb_array_elements(coalesce(o.flight_data->'legs', '[]')) l) AS c(code)
+        WHERE c.code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM airports a WHERE a.iata_code = c.code)`,
+    );
+    expect(unnamed.rows.map((r) => r.code)).toEqual([]);
+    // the checkout's hotel step has a stay without upgrades to show (Casablanca, Morocco)
+    const morocco = es.find((p: { country_slug: string }) => p.country_slug === 'morocco');
+    const mconf = (await t.app.inject(`/api/es/es/products/${morocco.id}/configurator`)).json().data;
+    const offerId = mconf.months[0].dates[0].offer_id;
+    const hotels = (await t.app.inject(`/api/es/es/checkout/${offerId}/hotels`)).json().data.hotels;
+    type Entry = { tier: string; nights: { start: number; end: number } };
+    const standalone = hotels.filter(
+      (h: Entry) =>
+        h.tier === 'selection' &&
+        !hotels.some((u: Entry) => u.tier !== 'selection' && u.nights.start === h.nights.start),
+    );
+    expect(standalone).toHaveLength(1);
   });
 
   it('gives every catalog rule something to show: unavailable dates, a product with nothing bookable', async () => {

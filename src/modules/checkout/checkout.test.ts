@@ -211,7 +211,12 @@ describe('start', () => {
       expect(res.statusCode, `offer ${id}`).toBe(404);
       expect(res.json()).toMatchObject({ success: false, error: 'offer_not_found' });
     }
-    expect((await call(null, 'POST', `${ES}/abc`)).json().error).toBe('offer_not_found');
+    // a malformed id names itself in the message (not a placeholder id)
+    expect((await call(null, 'POST', `${ES}/abc`)).json()).toMatchObject({
+      error: 'offer_not_found',
+      message: 'Offer abc not found.',
+    });
+    expect((await call(null, 'GET', `${ES}/0/flights`)).json().message).toBe('Offer 0 not found.');
     // the same offer through another market
     expect((await call(null, 'POST', `/api/de/de/checkout/${c.offers.active}`)).statusCode).toBe(404);
   });
@@ -236,7 +241,12 @@ describe('start', () => {
       const res = await call(null, 'POST', `${ES}/${c.offers.active}`, { actual_pax_count: n });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: 'validation_failed', errors: { actual_pax_count: expect.any(Array) } });
+      // only the field at fault: not the other branch of the optional (object or null) body
+      expect(Object.keys(res.json().errors)).toEqual(['actual_pax_count']);
     }
+    const list = await call(null, 'POST', `${ES}/${c.offers.active}`, [1]);
+    expect(list.statusCode).toBe(400);
+    expect(list.json().errors).toEqual({ body: ['The body field must be of type object or null.'] });
   });
 
   it('answers 422 room_type_not_available for unknown room types, rooms that do not fit, and missing rates', async () => {
@@ -510,6 +520,9 @@ describe('hotels', () => {
       error: 'validation_failed',
       errors: { 'hotel_selections.0.nights_start': expect.any(Array) },
     });
+    // a list item is named with its list, not as "the 0 field"
+    const notObject = await call(jar, 'PUT', `${ES}/hotels`, { hotel_selections: [5] });
+    expect(notObject.json().message).toBe('The hotel_selections.0 field must be of type object.');
     // 4 travelers: the luxury upgrade is priced per room for 4A
     const ok = await call(jar, 'PUT', `${ES}/hotels`, {
       hotel_selections: [{ upgrade_hotel_id: c.hotels.tokyoLuxury, nights_start: 1, nights_end: 3 }],
@@ -654,6 +667,17 @@ describe('contact and travelers', () => {
     });
     const noClient = await call(jar, 'PUT', `${ES}/contact`, {});
     expect(noClient.json()).toMatchObject({ error: 'validation_failed', errors: { client: expect.any(Array) } });
+    // a NUL character cannot be stored (text, jsonb): refused as input, not a database error
+    const nul = await call(jar, 'PUT', `${ES}/contact`, {
+      client: { first_name: 'A\u0000B', last_name: 'Lopez', email: 'eva@example.com', phone: '600' },
+    });
+    expect(nul.statusCode).toBe(400);
+    const nowhere = await t.app.inject({ method: 'PUT', url: '/api/nowhere', payload: { a: 'A\u0000' } });
+    expect(nowhere.statusCode).toBe(404); // an unknown route stays unknown, whatever its body
+    expect(nul.json()).toMatchObject({
+      error: 'validation_failed',
+      errors: { 'client.first_name': ['The first_name field is invalid: it contains a NUL character.'] },
+    });
   });
 
   it('checks every traveler rule and the traveler count against the chosen passengers', async () => {

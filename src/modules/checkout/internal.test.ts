@@ -104,7 +104,11 @@ describe('PATCH /api/internal/bookings/{id}/checkout-step', () => {
     for (const id of [999999, 'abc']) {
       const res = await patch(id, { step: 'hotels' }, reader);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ success: false, error: 'booking_not_found' });
+      expect(res.json()).toMatchObject({
+        success: false,
+        error: 'booking_not_found',
+        message: `Booking ${id} not found.`,
+      });
     }
   });
 

@@ -103,6 +103,15 @@ export async function recordFunnelStep(db: DbOrTx, bookingId: number, step: Funn
   return true;
 }
 
+/** The first visit of each funnel step of a booking, in visit order. */
+export async function stepVisitsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select({ step: bookingStepVisits.step, firstVisitedAt: bookingStepVisits.firstVisitedAt })
+    .from(bookingStepVisits)
+    .where(eq(bookingStepVisits.bookingId, bookingId))
+    .orderBy(asc(bookingStepVisits.firstVisitedAt));
+}
+
 export type BookingRow = typeof bookings.$inferSelect;
 
 export async function findBooking(db: DbOrTx, bookingId: number): Promise<BookingRow | null> {

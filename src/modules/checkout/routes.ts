@@ -177,9 +177,13 @@ const MAX_SELECTIONS = 100;
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 
-function offerIdOf(request: FastifyRequest): number {
+/** The path's offer id; anything but a positive integer names no offer (404 with the id as sent). */
+export function offerIdOf(request: FastifyRequest): number {
   const raw = (request.params as { offerId: string }).offerId;
-  return /^\d{1,9}$/.test(raw) ? Number(raw) : -1;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new AppError(404, 'offer_not_found', `Offer ${raw.slice(0, 40)} not found.`);
+  }
+  return Number(raw);
 }
 
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -497,8 +501,9 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
     async (request) => {
       const raw = (request.params as { id: string }).id;
-      const id = /^\d{1,9}$/.test(raw) ? Number(raw) : -1;
-      await service.recordStep(id, (request.body as { step: FunnelStep }).step);
+      if (!/^\d{1,9}$/.test(raw))
+        throw new AppError(404, 'booking_not_found', `Booking ${raw.slice(0, 40)} not found.`);
+      await service.recordStep(Number(raw), (request.body as { step: FunnelStep }).step);
       return { success: true as const };
     },
   );

@@ -232,6 +232,11 @@ describe('economy re-pricing and cached options', () => {
     const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { has_flights: true, fallback: true, price_changed: false } });
+    // a 200 whose body is not a fare list is a provider error too, not a 500
+    fake.failNext('search', { status: 200, body: { flow_id: 'x', fares: { cheapest: 1 } } });
+    const odd = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect(odd.statusCode).toBe(200);
+    expect(odd.json().data).toEqual({ has_flights: true, fallback: true, price_changed: false });
   });
 
   it('answers 404 offer_not_found for an offer that cannot be booked', async () => {
@@ -322,6 +327,7 @@ describe('business flights, selection, payment and finalization', () => {
       outbound: { departure_airport: 'MADX' },
     });
     expect(badAirport.statusCode).toBe(400);
+    expect(Object.keys(badAirport.json().errors)).toEqual(['outbound.departure_airport']);
 
     const options = (await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`)).json().data;
     const card = options.outbound_options[1];
@@ -476,6 +482,54 @@ describe('business flights, selection, payment and finalization', () => {
     const again = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin.token}` } });
     expect(again.statusCode).toBe(409);
   });
+
+  it('shows an admin the booking: steps, passengers, upsells, leg records, transitions, notifications', async () => {
+    const url = `/api/internal/bookings/${bookingId}`;
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const weak = await createApiToken(t.database.db, 'frontend-view', ['internal:read']);
+    const refused = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${weak.token}` } });
+    expect(refused.statusCode).toBe(403);
+    const admin = await createApiToken(t.database.db, 'admin-view', ['admin:bookings']);
+    const auth = { authorization: `Bearer ${admin.token}` };
+    for (const id of ['999999', 'abc']) {
+      const missing = await t.app.inject({ method: 'GET', url: `/api/internal/bookings/${id}`, headers: auth });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ success: false, error: 'booking_not_found' });
+    }
+
+    const res = await t.app.inject({ method: 'GET', url, headers: auth });
+    expect(res.statusCode).toBe(200);
+    const b = res.json().data;
+    expect(b).toMatchObject({
+      id: bookingId,
+      reference,
+      status: 'flights_confirmed',
+      payment_method_code: 'card',
+      payment_gateway_code: 'stripe',
+      checkout_step: 'summary', // PUT /travelers advanced the funnel to the summary
+      passengers: [
+        { first_name: 'Ana', is_lead: true },
+        { first_name: 'Luis', is_lead: false },
+      ],
+      upsells: [{ type: 'flight_upgrade', quantity: 2 }],
+    });
+    expect(b.passengers[0].passport_number).toBeUndefined();
+    expect(
+      b.flight_bookings.map((l: { leg_index: number; flight_type: string }) => [l.leg_index, l.flight_type]),
+    ).toEqual([
+      [0, 'international'],
+      [1, 'domestic'],
+    ]);
+    expect(b.status_transitions.map((m: { to: string }) => m.to)).toEqual([
+      'pending_flight_booking',
+      'flight_booking_in_progress',
+      'flights_confirmed',
+    ]);
+    // two legs finishing at the same instant both see all legs booked: then only the confirmation
+    const notes = b.notifications.map((n: { type: string }) => n.type);
+    expect(notes.at(-1)).toBe('flights_confirmed');
+    expect(notes.slice(0, -1).every((n: string) => n === 'flight_leg_booked')).toBe(true);
+  });
 });
 
 describe('rate limits', () => {
@@ -509,6 +563,49 @@ describe('land-only booking and multi-city routes', () => {
     const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('pending_land_confirmation');
+  });
+
+  it('stores the total of what it finalizes when a selection changed after the payment intent', async () => {
+    const jar = new Jar();
+    const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+    const bookingId = start.json().data.booking_id;
+    await call(jar, 'PUT', `${base}/contact`, { client });
+    await call(jar, 'PUT', `${base}/travelers`, { travelers });
+    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    const changed = await call(jar, 'PUT', `${base}/transfers`, {
+      transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
+    });
+    expect(changed.statusCode).toBe(200);
+    const total = changed.json().data.total_price;
+    expect(total).toBe(centsToNumber(toCents(intent.total_price) + 8000));
+    stripe.succeed(intent.payment_intent_id);
+    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.amount_paid).toBe(intent.amount);
+    const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(toCents(b.totalPrice)).toBe(toCents(total));
+    const moves = await flightRecords.transitionsOf(t.database.db, bookingId);
+    expect(moves.at(-1)!.metadata).toMatchObject({ total_price: total, amount_paid: intent.amount });
+  });
+
+  it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {
+    const jar = new Jar();
+    expect((await call(jar, 'POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
+    const res = await call(jar, 'PUT', `${base}/flights`, {
+      cabin_class: 'ECONOMY',
+      outbound: {
+        departure_airport: 'BCN',
+        arrival_airport: 'xyz',
+        departure_date: '2020-01-01',
+        flight_numbers: ['ZZ1'],
+      },
+      inbound: { departure_airport: 'LHR', departure_date: '2020-01-09' },
+    });
+    expect(res.statusCode).toBe(200);
+    const fs = res.json().data.flight_selection;
+    expect(fs.outbound).toMatchObject({ departure_airport: 'MAD', arrival_airport: 'NRT', departure_date: departure });
+    expect(fs.inbound).toMatchObject({ departure_airport: 'NRT', arrival_airport: 'MAD', departure_date: returnDate });
+    expect(fs.outbound.flight_numbers).not.toContain('ZZ1');
   });
 
   it('searches a multi-city trip when the inbound leaves from another airport', async () => {

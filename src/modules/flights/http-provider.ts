@@ -92,6 +92,21 @@ function reservationOf(w: WireReservation): Reservation {
   };
 }
 
+/**
+ * Reads a 2xx body; one that is not the wire format (no fare list, a price that is not a number)
+ * is a provider error like a 5xx, so the checkout falls back and the job retries, not a crash.
+ */
+function parsed<T>(op: Operation, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    const message = (err as Error).message;
+    throw new FlightProviderError('api_error', `Flight provider ${op} answered an unexpected body: ${message}`, {
+      provider_errors: [{ code: 'MALFORMED_RESPONSE', message }],
+    });
+  }
+}
+
 export class HttpFlightProvider implements FlightProvider {
   readonly name = 'http';
   private readonly timeoutMs: number;
@@ -108,7 +123,10 @@ export class HttpFlightProvider implements FlightProvider {
       currency: req.currency,
       legs: req.legs.map((l) => ({ origin: l.origin, destination: l.destination, departure_date: l.date })),
     });
-    return { flowId: body.flow_id, fares: (body.fares ?? []).map(fareOf) };
+    return parsed('search', () => {
+      if (!Array.isArray(body.fares ?? [])) throw new TypeError('fares is not a list');
+      return { flowId: String(body.flow_id ?? ''), fares: (body.fares ?? []).map(fareOf) };
+    });
   }
 
   async verify(fareId: string, flowId: string): Promise<VerifiedFare> {
@@ -119,7 +137,11 @@ export class HttpFlightProvider implements FlightProvider {
       { flow_id: flowId },
       fareId,
     );
-    return { fareId: body.fare_id ?? fareId, totalCents: toCents(String(body.total_price)), currency: body.currency };
+    return parsed('verify', () => ({
+      fareId: body.fare_id ?? fareId,
+      totalCents: toCents(String(body.total_price)),
+      currency: body.currency,
+    }));
   }
 
   async book(req: BookFareRequest): Promise<Reservation> {
@@ -144,13 +166,16 @@ export class HttpFlightProvider implements FlightProvider {
       },
       req.fareId,
     );
-    return reservationOf(body);
+    return parsed('book', () => reservationOf(body));
   }
 
   async retrieve(reservationId: string): Promise<Reservation> {
-    return reservationOf(
-      await this.call<WireReservation>('retrieve', 'GET', `/v1/bookings/${encodeURIComponent(reservationId)}`),
+    const body = await this.call<WireReservation>(
+      'retrieve',
+      'GET',
+      `/v1/bookings/${encodeURIComponent(reservationId)}`,
     );
+    return parsed('retrieve', () => reservationOf(body));
   }
 
   private async call<T>(op: Operation, method: string, path: string, body?: unknown, fareId?: string): Promise<T> {

@@ -178,6 +178,21 @@ describe('HTTP provider adapter', () => {
     expect(notBooked).toMatchObject({ kind: 'booking_failed', details: { fare_id: fares[0].id } });
   });
 
+  it('reports a 200 answer that is not the wire format as an api error', async () => {
+    for (const body of [
+      { flow_id: 'f', fares: 'none' },
+      { flow_id: 'f', fares: [{ fare_id: 'x', legs: null }] },
+    ]) {
+      fake.failNext('search', { status: 200, body });
+      const err = await failureOf(provider.search(roundTrip));
+      expect(err.kind).toBe('api_error');
+      expect(err.details.provider_errors).toMatchObject([{ code: 'MALFORMED_RESPONSE' }]);
+    }
+    const { flowId, fares } = await provider.search(roundTrip);
+    fake.failNext('verify', { status: 200, body: { fare_id: fares[0].id } });
+    expect((await failureOf(provider.verify(fares[0].id, flowId))).kind).toBe('api_error');
+  });
+
   it('reports a bad token as an api error', async () => {
     const bad = new HttpFlightProvider({ baseUrl: fake.url, token: 'wrong' });
     expect((await failureOf(bad.search(roundTrip))).kind).toBe('api_error');

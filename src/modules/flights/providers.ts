@@ -8,7 +8,11 @@ import { SandboxFlightProvider } from './sandbox.js';
 
 export function flightProviderFor(config: Config): FlightProvider {
   if (config.flights.provider === 'http') {
-    return new HttpFlightProvider({ baseUrl: config.flights.apiUrl, token: config.flights.apiToken });
+    return new HttpFlightProvider({
+      baseUrl: config.flights.apiUrl,
+      token: config.flights.apiToken,
+      timeoutMs: config.flights.timeoutMs,
+    });
   }
   return new SandboxFlightProvider();
 }

@@ -7,6 +7,7 @@ import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { rateLimit } from '../../platform/rate-limit.js';
 import { bookingAdminRoutes } from '../bookings/routes.js';
+import { offerIdOf } from '../checkout/routes.js';
 import { marketScoped } from '../markets/routes.js';
 import { CheckoutSessions } from './checkout-session.js';
 import { FlightCheckoutService, type FlightSelectionInput } from './service.js';
@@ -107,11 +108,6 @@ const FlightSelectionBody = Type.Object({
   fare_id: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
   advance: Type.Optional(Type.Boolean({ default: true })),
 });
-
-function offerIdOf(request: FastifyRequest): number {
-  const raw = (request.params as { offerId: string }).offerId;
-  return /^\d{1,9}$/.test(raw) ? Number(raw) : -1;
-}
 
 export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sessions = CheckoutSessions.of(ctx);

@@ -16,6 +16,7 @@ import {
   perPerson,
   pickFare,
   providerFailureMetadata,
+  selectedSegment,
   topFares,
 } from './rules.js';
 
@@ -276,5 +277,44 @@ describe('failure metadata', () => {
       leg_index: 0,
       provider_errors: [{ code: 'E' }],
     });
+  });
+});
+
+describe('selected segment', () => {
+  const route = {
+    departure_date: '2027-03-01',
+    departure_time: '',
+    arrival_time: '',
+    departure_airport: 'MAD',
+    arrival_airport: 'NRT',
+    flight_numbers: [],
+    airlines: [],
+    stops: 0,
+    stopover_airports: [],
+  };
+  const client = {
+    departure_date: '2020-01-01',
+    departure_time: '10:05',
+    departure_airport: 'BCN',
+    arrival_airport: 'LHR',
+    flight_numbers: ['ZZ1'],
+    airlines: ['IB'],
+  };
+
+  it('takes where, when and which flights from the server', () => {
+    expect(selectedSegment(route, client)).toMatchObject({
+      departure_date: '2027-03-01',
+      departure_airport: 'MAD',
+      arrival_airport: 'NRT',
+      flight_numbers: [],
+      departure_time: '10:05', // a bare cached route: the card adds its times
+      airlines: ['IB'],
+    });
+  });
+
+  it('keeps a full server segment as it is', () => {
+    const full = { ...route, departure_time: '09:00', arrival_time: '07:00', flight_numbers: ['IB6801'] };
+    expect(selectedSegment(full, client)).toEqual(full);
+    expect(selectedSegment(full, null)).toEqual(full);
   });
 });

@@ -231,6 +231,23 @@ export function providerFailureMetadata(err: FlightProviderError, legIndex: numb
   }
 }
 
+/**
+ * The segment stored for a selection: where, when and which flights always come from the server
+ * (the admin job searches and books from them); a client card only adds what a bare cached route
+ * lacks (times, airlines), never overrides a full segment of a live fare.
+ */
+export function selectedSegment(server: FlightSegment, client?: Partial<FlightSegment> | null): FlightSegment {
+  const shown = server.departure_time ? {} : (client ?? {});
+  return {
+    ...server,
+    ...shown,
+    departure_airport: server.departure_airport,
+    arrival_airport: server.arrival_airport,
+    departure_date: server.departure_date,
+    flight_numbers: server.flight_numbers,
+  };
+}
+
 /** The contract's flight segment object of one fare direction. */
 export function segmentOf(l: FareLeg): FlightSegment {
   return {

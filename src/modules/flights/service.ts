@@ -41,6 +41,7 @@ import {
   perPerson,
   pickFare,
   segmentOf,
+  selectedSegment,
   topFares,
 } from './rules.js';
 
@@ -347,9 +348,9 @@ export class FlightCheckoutService {
         cabin_class: 'BUSINESS',
         fare_id: input.fare_id,
         business_extra_price_per_person: n(meta.extra_per_person_cents),
-        // the client's card, with the flight numbers of the fare it belongs to
-        outbound: { ...meta.outbound, ...(input.outbound ?? {}), flight_numbers: meta.outbound.flight_numbers },
-        inbound: { ...meta.inbound, ...(input.inbound ?? {}), flight_numbers: meta.inbound.flight_numbers },
+        // the fare's own segments: the client names the card by fare_id, not by its fields
+        outbound: selectedSegment(meta.outbound, input.outbound),
+        inbound: selectedSegment(meta.inbound, input.inbound),
         legs: meta.legs,
         flow_id: state.businessSearch.flow_id,
       };
@@ -365,8 +366,8 @@ export class FlightCheckoutService {
         cabin_class: 'ECONOMY',
         fare_id: null,
         business_extra_price_per_person: null,
-        outbound: { ...source.outbound, ...(input.outbound ?? {}), flight_numbers: source.outbound.flight_numbers },
-        inbound: { ...source.inbound, ...(input.inbound ?? {}), flight_numbers: source.inbound.flight_numbers },
+        outbound: selectedSegment(source.outbound, input.outbound),
+        inbound: selectedSegment(source.inbound, input.inbound),
         legs,
         flow_id: search?.flow_id ?? null,
       };

@@ -181,7 +181,7 @@ describe('POST /api/leads', () => {
     expect(res.json()).toMatchObject({
       success: false,
       error: 'validation_failed',
-      errors: { destinations: ['The destinations field must be of type array.'] },
+      errors: { destinations: ['The destinations field must be of type array or null.'] },
     });
   });
 
@@ -190,16 +190,16 @@ describe('POST /api/leads', () => {
     const cases: Array<[object, string, string]> = [
       [{ ...valid, name: 123 }, 'name', 'The name field must be of type string.'],
       [{ ...valid, email: true }, 'email', 'The email field must be of type string.'],
-      [{ ...valid, phone: 600123456 }, 'phone', 'The phone field must be of type string.'],
+      [{ ...valid, phone: 600123456 }, 'phone', 'The phone field must be of type string or null.'],
       [
         { ...valid, preferred_call_time: 9 },
         'preferred_call_time',
-        'The preferred_call_time field must be of type string.',
+        'The preferred_call_time field must be of type string or null.',
       ],
       [
         { ...valid, destinations: [{ type: 'country', id: 5, label: 'Peru' }] },
         'destinations.0.id',
-        'The id field must be of type string.',
+        'The id field must be of type string or null.',
       ],
       [{ ...valid, consent: 'true' }, 'consent', 'The consent field must be of type boolean.'],
     ];

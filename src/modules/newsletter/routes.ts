@@ -55,6 +55,8 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
       },
       // the rules (and their Spanish messages) are the service's, types included; see rules.ts
       validatorCompiler: documentedOnly,
+      // for what the JSON parser itself refuses (a NUL character in a field, app.ts)
+      config: { validationStatus: 422 },
       onRequest: rateLimit(ctx, { name: 'newsletter', max: 5, windowSeconds: 60 }),
     },
     async (request, reply) => {

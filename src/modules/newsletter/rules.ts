@@ -35,11 +35,11 @@ export interface SubscribeInput {
 
 /**
  * A string trimmed, with blank turned into null (the site's empty inputs mean "not given");
- * undefined when it is no text: not a string, or one with U+0000, which PostgreSQL cannot store.
+ * undefined when it is not a string. (A NUL character never gets here: the JSON parser refuses it.)
  */
 function text(v: unknown): string | null | undefined {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string' || v.includes('\u0000')) return undefined;
+  if (typeof v !== 'string') return undefined;
   const t = v.trim();
   return t === '' ? null : t;
 }

@@ -155,7 +155,7 @@ describe('POST /api/deployments', () => {
       [{ ...valid, version: { major: 2 } }, 'version', 'The version field must be of type string.'],
       // taken as sent, not coerced to "2.4"
       [{ ...valid, version: 2.4 }, 'version', 'The version field must be of type string.'],
-      [{ ...valid, build_id: 77 }, 'build_id', 'The build_id field must be of type string.'],
+      [{ ...valid, build_id: 77 }, 'build_id', 'The build_id field must be of type string or null.'],
       // PostgreSQL stores no U+0000: a 422, not a 500
       [
         { ...valid, environment: 'prod\u0000' },

@@ -100,7 +100,10 @@ export class PaymentService {
       methodCode: payment.methodCode,
       gatewayCode: payment.gatewayCode,
       amountCents: intent.amountCents,
-      totalCents: toCents(payment.totalPrice),
+      // the total of what is finalized (the session's selections now), not the total the intent
+      // was made for: a selection changed after the intent must not leave a booking whose total
+      // misses its own upsells; the deposit paid is recorded as it is
+      totalCents: this.totalCents(session),
     });
     await this.sessions.clear(session);
     return {

@@ -1,0 +1,89 @@
+// The admin's booking view (GET /api/internal/bookings/{id}): what the flight-booking admin acts on
+// and what the checkout recorded, read-only. Passport data stays out of it (names, nationality and
+// the lead flag are enough to check a booking; the provider gets the rest from the jobs).
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { centsToNumber, toCents } from '../../platform/money.js';
+import { findBooking, stepVisitsOf } from '../checkout/repository.js';
+import * as flights from '../flights/repository.js';
+
+const money = (value: string) => centsToNumber(toCents(value));
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export async function bookingView(ctx: AppContext, id: number) {
+  const db = ctx.database.db;
+  const booking = await findBooking(db, id);
+  if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
+  const [visits, people, upsells, legs, moves, notes] = await Promise.all([
+    stepVisitsOf(db, id),
+    flights.passengersOf(db, id),
+    flights.upsellsOf(db, id),
+    flights.flightBookingsOf(db, id),
+    flights.transitionsOf(db, id),
+    flights.notificationsOf(db, id),
+  ]);
+  return {
+    id: booking.id,
+    reference: booking.reference,
+    status: booking.status,
+    offer_id: booking.offerId,
+    market: booking.marketCode,
+    language: booking.language,
+    pax_count: booking.paxCount,
+    actual_pax_count: booking.actualPaxCount,
+    actual_room_type: booking.actualRoomType,
+    is_non_standard_pax: booking.isNonStandardPax,
+    total_price: money(booking.totalPrice),
+    currency: booking.currency,
+    checkout_step: booking.checkoutStep,
+    current_step: booking.currentStep,
+    step_visits: visits.map((v) => ({ step: v.step, first_visited_at: iso(v.firstVisitedAt) })),
+    payment_method_code: booking.paymentMethodCode,
+    payment_gateway_code: booking.paymentGatewayCode,
+    flight_selection: booking.flightSelection,
+    passengers: people.map((p, i) => ({
+      first_name: p.firstName,
+      last_name: p.lastName,
+      nationality: p.nationality,
+      is_lead: i === 0,
+    })),
+    upsells: upsells.map((u) => ({
+      type: u.type,
+      item_id: u.itemId,
+      name: u.name,
+      day_number: u.dayNumber,
+      nights_start: u.nightsStart,
+      nights_end: u.nightsEnd,
+      unit_price: money(u.unitPrice),
+      quantity: u.quantity,
+      total_price: money(u.totalPrice),
+      currency: u.currency,
+      details: u.details ?? null,
+    })),
+    flight_bookings: legs.map((l) => ({
+      leg_index: l.legIndex,
+      flight_type: l.flightType,
+      cabin_class: l.cabinClass,
+      status: l.status,
+      pnr: l.pnr,
+      reservation_id: l.reservationId,
+      fare_id: l.fareId,
+      flight_numbers: l.flightNumbers,
+      total_price: money(l.totalPrice),
+      currency: l.currency,
+    })),
+    status_transitions: moves.map((m) => ({
+      from: m.fromStatus,
+      to: m.toStatus,
+      metadata: m.metadata,
+      at: iso(m.createdAt),
+    })),
+    notifications: notes.map((n) => ({
+      type: n.type,
+      title: n.title,
+      message: n.message,
+      data: n.data,
+      at: iso(n.createdAt),
+    })),
+  };
+}
