@@ -132,6 +132,58 @@ describe('request recording', () => {
     expect(row?.headers).toEqual({ 'user-agent': 'first' });
   });
 
+  it('writes a batch field for field: unmatched routes, 5xx errors, NUL characters left out', async () => {
+    const recorder = app.requestRecorder;
+    recorder.record({
+      requestId: 'b-1',
+      method: 'GET',
+      url: '/nowhere?x=1',
+      route: null,
+      status: 404,
+      durationMs: 0.4567,
+      headers: { accept: '*/*' },
+    });
+    const error = { name: 'TypeError', message: 'bad \u0000 byte' };
+    recorder.record({
+      requestId: 'b-2',
+      method: 'POST',
+      url: '/test/ok/2',
+      route: '/test/ok/:id',
+      status: 503,
+      durationMs: 12,
+      headers: {},
+      error,
+    });
+    await recorder.flush();
+    const rows = await database.db.select().from(telescopeRequests).orderBy(telescopeRequests.requestId);
+    expect(rows.map(({ id: _, ...r }) => r)).toEqual([
+      {
+        requestId: 'b-1',
+        method: 'GET',
+        path: '/nowhere',
+        route: null,
+        status: 404,
+        durationMs: 0.46,
+        headers: { accept: '*/*' },
+        errorName: null,
+        errorMessage: null,
+        recordedAt: new Date(TEST_NOW),
+      },
+      {
+        requestId: 'b-2',
+        method: 'POST',
+        path: '/test/ok/2',
+        route: '/test/ok/:id',
+        status: 503,
+        durationMs: 12,
+        headers: {},
+        errorName: 'TypeError',
+        errorMessage: 'bad  byte',
+        recordedAt: new Date(TEST_NOW),
+      },
+    ]);
+  });
+
   it('writes what is buffered when the app closes', async () => {
     const other = await monitoredApp();
     await other.inject('/test/ok/closing');

@@ -105,7 +105,7 @@ export class RequestRecorder {
       this.ctx.log.error({ err, rows: aggregates.length }, 'request aggregates could not be written');
     }
     try {
-      await insertTelescopeEntries(this.ctx.database.db, entries);
+      await insertTelescopeEntries(this.ctx.database, entries);
     } catch (err) {
       this.ctx.log.error({ err, rows: entries.length }, 'request log entries could not be written');
     }

@@ -73,6 +73,7 @@ export function storablePath(url: string): string {
  */
 export function storableErrorMessage(message: string): string {
   const masked = message
+    .replaceAll('\u0000', '') // PostgreSQL text holds no NUL
     .replace(/(\w+:\/\/)[^/\s:@]*:[^@\s]*@/g, '$1***@')
     .replace(/(bearer\s+)[^\s;,]+/gi, '$1***')
     .replace(/((?:token|secret|password|api[_-]?key|key)\s*[=:]\s*)[^\s&,;]+/gi, '$1***');
