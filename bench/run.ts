@@ -21,6 +21,8 @@ import type { BenchScenario, BenchTarget } from './scenarios/types.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** % of a core from which the load generator is reported as saturated */
+const SATURATED_CLIENT_CPU = 85;
 
 interface Row {
   database: string;
@@ -253,7 +255,10 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
           `${row.ratio ? `${(row.ratio * 100).toFixed(0).padStart(4)} % of constant` : ''.padStart(17)}` +
           (row.serverCpu === undefined
             ? ''
-            : `  server ${row.serverCpu} % (${row.serverUsPerRequest} µs/req), load generator ${row.clientCpu} %`) +
+            : `  server ${row.serverCpu} % (${row.serverUsPerRequest} µs/req), load generator ${row.clientCpu} %` +
+              // a load generator near a full core queues responses itself: its p99 then says more
+              // about the generator than about the server (BENCH_TOOL=wrk needs far less CPU)
+              ((row.clientCpu ?? 0) >= SATURATED_CLIENT_CPU ? ' (saturated: its p99 includes its own queueing)' : '')) +
           `${row.errors || row.non2xx ? `  errors ${row.errors} non-2xx ${row.non2xx}` : ''}`,
       );
     for (const target of targets) {
