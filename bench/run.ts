@@ -1,12 +1,13 @@
 // npm run bench: starts the real server (`dist/main.js serve`, as `npm start` does) as a child
 // process with the demo data, once on embedded PGlite and once on PostgreSQL when DATABASE_URL is
 // set (a fresh database made for the run), and measures every target of bench/scenarios/*.ts with
-// autocannon (or wrk, BENCH_TOOL=wrk) against the constant-JSON route of the same server:
+// autocannon (or bench/load.ts or wrk, BENCH_TOOL) against the constant-JSON route of the same server:
 // req/s, p99 latency, ratio to the constant route, server and load-generator CPU, and the server's
 // RSS. Machines here are noisy; the ratios are what to compare.
 // Settings: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 50),
 // BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all),
-// BENCH_TOOL=autocannon|wrk (default autocannon; wrk must be installed, e.g. apt-get install wrk).
+// BENCH_TOOL=autocannon|lean|wrk for plain requests (default autocannon; wrk must be installed,
+// e.g. apt-get install wrk).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, npmStartArgs } from '../test/support/server-process.js';
+import { runLoad } from './load.js';
 import type { BenchScenario, BenchTarget } from './scenarios/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,11 +139,19 @@ interface LoadResult {
 }
 
 /**
- * The load generator: autocannon (installed with the project), or wrk with BENCH_TOOL=wrk (a C
- * program from the system's packages; it stays well under a core where autocannon saturates its
- * own on 13 kB bodies, so the server becomes the bottleneck).
+ * The load generator: autocannon by default (and always for request sequences, the checkout's).
+ * BENCH_TOOL=lean uses bench/load.ts for plain requests: in this process, bodies counted but never
+ * decoded, about half autocannon's CPU on the 13 kB catalog bodies. BENCH_TOOL=wrk uses wrk (a C
+ * program from the system's packages). A constant-route baseline is measured with the tool of the
+ * target it precedes.
  */
-const TOOL: 'wrk' | 'autocannon' = process.env.BENCH_TOOL === 'wrk' ? 'wrk' : 'autocannon';
+type Tool = 'lean' | 'autocannon' | 'wrk';
+const TOOL: Tool =
+  process.env.BENCH_TOOL === 'wrk' || process.env.BENCH_TOOL === 'lean' ? process.env.BENCH_TOOL : 'autocannon';
+
+function toolFor(target: BenchTarget): Tool {
+  return target.requests ? 'autocannon' : TOOL;
+}
 
 async function runAutocannon(url: string, target: BenchTarget, seconds: number, conns: number) {
   // autocannon takes an undefined option as a value: pass only what the target sets
@@ -169,7 +179,6 @@ function wrkMs(value: string, unit: string): number {
 }
 
 async function runWrk(url: string, target: BenchTarget, seconds: number, conns: number): Promise<LoadResult> {
-  if (target.requests) throw new Error(`${target.name}: request sequences need BENCH_TOOL=autocannon`);
   const args = ['-t1', `-c${conns}`, `-d${seconds}s`, '--latency'];
   for (const [k, v] of Object.entries(target.headers ?? {})) args.push('-H', `${k}: ${v}`);
   let script: string | undefined;
@@ -209,6 +218,7 @@ async function measure(
   seconds: number,
   conns = target.connections ?? connections,
   serverPid?: number,
+  tool: Tool = toolFor(target),
 ) {
   const url = baseUrl + (target.path ?? '/');
   const serverBefore = serverPid ? cpuSeconds(serverPid) : undefined;
@@ -216,11 +226,22 @@ async function measure(
   const childrenBefore = childrenCpuSeconds();
   const startedAt = performance.now();
   const result =
-    TOOL === 'wrk' ? await runWrk(url, target, seconds, conns) : await runAutocannon(url, target, seconds, conns);
+    tool === 'wrk'
+      ? await runWrk(url, target, seconds, conns)
+      : tool === 'autocannon'
+        ? await runAutocannon(url, target, seconds, conns)
+        : await runLoad({
+            url,
+            connections: conns,
+            durationSeconds: seconds,
+            method: target.method,
+            headers: target.headers,
+            body: target.body,
+          });
   const wall = (performance.now() - startedAt) / 1000;
-  // autocannon runs in this process; wrk is a child, counted once it has exited
+  // autocannon and bench/load.ts run in this process; wrk is a child, counted once it has exited
   const own = process.cpuUsage(clientBefore);
-  const clientSeconds = TOOL === 'wrk' ? childrenCpuSeconds() - childrenBefore : (own.user + own.system) / 1e6;
+  const clientSeconds = tool === 'wrk' ? childrenCpuSeconds() - childrenBefore : (own.user + own.system) / 1e6;
   const serverAfter = serverPid ? cpuSeconds(serverPid) : undefined;
   // Which side was the bottleneck: a load generator near 100 % of its core caps the req/s of big bodies
   const server = serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
@@ -257,7 +278,7 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
             ? ''
             : `  server ${row.serverCpu} % (${row.serverUsPerRequest} µs/req), load generator ${row.clientCpu} %` +
               // a load generator near a full core queues responses itself: its p99 then says more
-              // about the generator than about the server (BENCH_TOOL=wrk needs far less CPU)
+              // about the generator than about the server
               ((row.clientCpu ?? 0) >= SATURATED_CLIENT_CPU ? ' (saturated: its p99 includes its own queueing)' : '')) +
           `${row.errors || row.non2xx ? `  errors ${row.errors} non-2xx ${row.non2xx}` : ''}`,
       );
@@ -267,7 +288,14 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
       // with the target's request headers (a browser's Accept-Encoding, a cookie): the constant route
       // ignores them, but parsing them is part of every request's cost
       const conns = target.connections ?? connections;
-      const base = await measure(baseUrl, { ...constant, headers: target.headers }, duration, conns, child.pid);
+      const base = await measure(
+        baseUrl,
+        { ...constant, headers: target.headers },
+        duration,
+        conns,
+        child.pid,
+        toolFor(target),
+      );
       const baseRow: Row = {
         database,
         name: `constant JSON (before ${target.name}, ${conns} conn)`,
@@ -323,7 +351,7 @@ async function main() {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   const scenarios = await loadScenarios();
   console.log(
-    `bench: ${scenarios.map((s) => s.name).join(', ')}; ${TOOL}, ${connections} connections, ${duration} s per target (after 1 s warm-up)`,
+    `bench: ${scenarios.map((s) => s.name).join(', ')}; ${TOOL === 'autocannon' ? TOOL : `${TOOL === 'lean' ? 'bench/load.ts' : TOOL} (autocannon for request sequences)`}, ${connections} connections, ${duration} s per target (after 1 s warm-up)`,
   );
   const only = process.env.BENCH_ONLY;
   const rows: Row[] = [];
