@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { centsToNumber, convertCents, divideCents, formatCents, multiplyCents, toCents } from './money.js';
+import {
+  amountToNumber,
+  centsToNumber,
+  convertCents,
+  divideCents,
+  formatCents,
+  multiplyCents,
+  toCents,
+} from './money.js';
 
 describe('money', () => {
   it('parses and formats decimal strings exactly', () => {
@@ -10,6 +18,7 @@ describe('money', () => {
     expect(formatCents(123456)).toBe('1234.56');
     expect(formatCents(-5)).toBe('-0.05');
     expect(centsToNumber(1999)).toBe(19.99);
+    expect(amountToNumber('6675.714')).toBe(6675.71);
   });
   it('applies rates without binary floating point', () => {
     expect(multiplyCents(1000, '1.15')).toBe(1150);

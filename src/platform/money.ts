@@ -24,6 +24,11 @@ export function centsToNumber(cents: number): number {
   return Number(formatCents(cents));
 }
 
+/** "123.45" (a NUMERIC column) -> 123.45, rounded to the cent: the checkout's number form */
+export function amountToNumber(value: string): number {
+  return centsToNumber(toCents(value));
+}
+
 const SCALE = 10n ** 8n;
 
 function decimalToScaled(rate: string): bigint {

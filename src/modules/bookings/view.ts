@@ -3,11 +3,10 @@
 // the lead flag are enough to check a booking; the provider gets the rest from the jobs).
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { centsToNumber, toCents } from '../../platform/money.js';
+import { amountToNumber as money } from '../../platform/money.js';
 import { findBooking, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 
-const money = (value: string) => centsToNumber(toCents(value));
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function bookingView(ctx: AppContext, id: number) {

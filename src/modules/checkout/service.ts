@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { dateIn } from '../../platform/clock.js';
 import { AppError, FieldErrorBag } from '../../platform/errors.js';
-import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { assetUrl } from '../../platform/urls.js';
 import { labelsFor } from '../catalog/labels.js';
 import { findOffer, type OfferWithProduct, offerFinalPrice } from '../catalog/offers.js';
@@ -113,8 +113,8 @@ export class CheckoutService {
       offer_sku: offer.sku,
       tour_name: offer.localizedTitle,
       product_url: this.productUrl(scope, offer),
-      final_price: centsToNumber(toCents(offer.finalPrice)),
-      price_per_person: centsToNumber(toCents(offer.pricePerPerson)),
+      final_price: amountToNumber(offer.finalPrice),
+      price_per_person: amountToNumber(offer.pricePerPerson),
       departure_date: offer.departureDate,
       return_date: offer.returnDate,
       pax_count: offer.paxCount,
