@@ -54,8 +54,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors,
   });
-  app.addHook('onSend', async (request, reply) => {
+  // callback style: it runs on every response, and an async hook costs a promise each time
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   const ctx = {

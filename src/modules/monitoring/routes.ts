@@ -106,27 +106,33 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     ctx.events.off('deployment:completed', onDeployment);
   });
 
+  // Callback-style hooks: these run on every request, and an async hook costs a promise and a
+  // microtask turn each time.
   const errors = new WeakMap<FastifyRequest, Error>();
-  app.addHook('onError', async (request, _reply, error) => {
+  app.addHook('onError', (request, _reply, error, done) => {
     errors.set(request, error);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? null;
+  app.addHook('onResponse', (request, reply, done) => {
+    const { url, config } = request.routeOptions; // a getter that builds an object: read once
+    const route = url ?? null;
     const status = reply.statusCode;
     const durationMs = reply.elapsedTime;
     metrics.observe(request.method, route ?? UNMATCHED_ROUTE, status, durationMs);
-    if (request.routeOptions.config?.unrecorded) return;
-    const error = status >= 500 ? errors.get(request) : undefined;
-    recorder.record({
-      requestId: request.id,
-      method: request.method,
-      url: request.url,
-      route,
-      status,
-      durationMs,
-      headers: request.headers,
-      error: error ? { name: error.name, message: error.message } : undefined,
-    });
+    if (!config?.unrecorded) {
+      const error = status >= 500 ? errors.get(request) : undefined;
+      recorder.record({
+        requestId: request.id,
+        method: request.method,
+        url: request.url,
+        route,
+        status,
+        durationMs,
+        headers: request.headers,
+        error: error ? { name: error.name, message: error.message } : undefined,
+      });
+    }
+    done();
   });
 
   const login = dashboardLogin(ctx);
