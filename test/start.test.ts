@@ -83,5 +83,12 @@ describe('the built server (npm start)', () => {
     expect(body.meta.locale).toBe('es_ES');
     expect(body.data.length).toBeGreaterThanOrEqual(12);
     expect(body.data[0]?.sku).toMatch(/^ES-\d+[A-Z]{3}\d+-ES\d+$/);
+
+    // the start script's --max-semi-space-size=16: without it Node 24 grows the young generation to
+    // 128 MB during the demo import (docs/decisions.md, Foundation); Node 20 and 22 stay at 32 MB
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const newSpace = Number(/nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/.exec(metrics)?.[1]);
+    expect(newSpace).toBeGreaterThan(0);
+    expect(newSpace).toBeLessThanOrEqual(32 * 1024 * 1024);
   }, 120_000);
 });
