@@ -25,6 +25,7 @@ import { validationError } from './platform/errors.js';
 import { frameworkErrors, nulErrors, registerErrorHandling, validationErrors } from './platform/http-errors.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
+import { bodiesAsSent } from './platform/strict-body.js';
 
 export interface AppDeps {
   config: Config;
@@ -49,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true } },
+    // bodies are checked as sent; Ajv's coercion stays for parameters and query strings
+    schemaController: { compilersFactory: { buildValidator: bodiesAsSent() } },
     // find-my-way refuses parameters over 100 characters with a bare 414; slugs have no length
     // limit at import, so any parameter a URL can carry reaches its route (and its 404)
     routerOptions: { maxParamLength: 16 * 1024 },

@@ -1,10 +1,11 @@
-// Body validation without type coercion, for the routes of spec 3 whose contract types every
-// field (newsletter, leads, deployments). Fastify's Ajv coerces scalars (coerceTypes 'array', which
-// query strings need), so a JSON `"name": 123` passed as the string "123" and `"version": 2.4` as
-// "2.4": stored, though the contract says string. These routes validate their body with TypeBox's
-// compiler instead, which checks types as sent, and report its errors in Ajv's shape so the error
-// handler (platform/http-errors.ts) words them like every other schema failure.
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+// Request bodies are validated as sent, never coerced. Fastify's Ajv coerces scalars
+// (coerceTypes 'array'), which path parameters and query strings need, as they arrive as text; in a
+// JSON body it let `"name": 123` through as the string "123", `"actual_pax_count": true` as 1 and
+// `["3"]` as 3. Bodies are checked with TypeBox's compiler instead, and its errors are reported in
+// Ajv's shape so the error handler (platform/http-errors.ts) words them like every other schema
+// failure. Parameters, query strings and headers keep Fastify's own Ajv.
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { FastifySchema, FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
@@ -24,11 +25,30 @@ function ajvShaped(errors: readonly SchemaError[]): SchemaError[] {
   });
 }
 
-/** A route's `validatorCompiler`: the body as sent, never coerced. Only body schemas are expected. */
+/** A body schema's validator: the body as sent, never coerced. */
 export const strictBody: FastifySchemaCompiler<FastifySchema> = ({ schema }) => {
   const check = Compile(schema as TSchema);
   return (data: unknown) => (check.Check(data) ? { value: data } : { error: ajvShaped(check.Errors(data)) as never });
 };
+
+type ValidatorFactory = (externalSchemas: unknown, options: unknown) => FastifySchemaCompiler<FastifySchema>;
+type BuildValidator = NonNullable<
+  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
+>;
+
+/**
+ * Fastify's `schemaController.compilersFactory.buildValidator`: bodies through `strictBody`, every
+ * other part of the request through Fastify's default Ajv compiler with the app's Ajv options.
+ * (Fastify accepts both result styles: Ajv's boolean with `.errors`, and `{ value } | { error }`.)
+ */
+export function bodiesAsSent(): BuildValidator {
+  const ajv = AjvCompiler() as unknown as ValidatorFactory;
+  const factory: ValidatorFactory = (externalSchemas, options) => {
+    const coercing = ajv(externalSchemas, options);
+    return (route) => (route.httpPart === 'body' ? strictBody(route) : coercing(route));
+  };
+  return factory as unknown as BuildValidator;
+}
 
 /** For routes whose rules module validates the whole body itself: the schema only documents it. */
 export const documentedOnly: FastifySchemaCompiler<FastifySchema> = () => (data: unknown) => ({ value: data });

@@ -249,6 +249,24 @@ describe('start', () => {
     expect(list.json().errors).toEqual({ body: ['The body field must be of type object or null.'] });
   });
 
+  it('takes body values as sent: no coercion of strings, booleans, lists or null into numbers', async () => {
+    // Fastify's Ajv would have read each of these as a party of 3 (or 1, or 0): bodies are strict
+    for (const sent of ['3', true, ['3'], null]) {
+      const res = await call(null, 'POST', `${ES}/${c.offers.active}`, { actual_pax_count: sent });
+      expect(res.statusCode, JSON.stringify(sent)).toBe(400);
+      expect(res.json().errors, JSON.stringify(sent)).toEqual({
+        actual_pax_count: ['The actual_pax_count field must be of type integer.'],
+      });
+    }
+    const room = await call(null, 'POST', `${ES}/${c.offers.active}`, { actual_room_type: 5 });
+    expect(room.json().errors).toEqual({ actual_room_type: ['The actual_room_type field must be of type string.'] });
+    const jar = new Jar();
+    expect((await call(jar, 'POST', `${ES}/${c.offers.active}`)).statusCode).toBe(201);
+    const travelers = await call(jar, 'PUT', `${ES}/travelers`, { advance: 'false', travelers: [] });
+    expect(travelers.statusCode).toBe(400);
+    expect(travelers.json().errors).toEqual({ advance: ['The advance field must be of type boolean.'] });
+  });
+
   it('answers 422 room_type_not_available for unknown room types, rooms that do not fit, and missing rates', async () => {
     for (const body of [
       { actual_room_type: 'XL' },

@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { storableIp } from '../../platform/client-ip.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
-import { strictBody } from '../../platform/strict-body.js';
 import { type LeadBody, validateLead } from './rules.js';
 import { captureLead } from './service.js';
 
@@ -43,7 +42,6 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     {
       config: { validationStatus: 422 },
       // types as sent: a number is not a string (platform/strict-body.ts)
-      validatorCompiler: strictBody,
       onRequest: rateLimit(ctx, { name: 'leads', max: 5, windowSeconds: 60 }),
       schema: {
         tags: ['leads'],

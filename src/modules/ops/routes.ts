@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
-import { strictBody } from '../../platform/strict-body.js';
 import { HealthMonitor } from './health.js';
 import { bearerMatches, type DeploymentBody, healthHttpStatus } from './rules.js';
 import { recordDeployment } from './service.js';
@@ -74,7 +73,6 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       onRequest: [rateLimit(ctx, { name: 'deployments', max: 10, windowSeconds: 60 }), deploymentToken(ctx)],
       config: { validationStatus: 422 },
       // types as sent: a number is not a string (platform/strict-body.ts)
-      validatorCompiler: strictBody,
       schema: {
         tags: ['ops'],
         summary: 'Record a deployment (CI webhook)',
