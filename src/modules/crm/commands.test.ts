@@ -218,3 +218,81 @@ describe('crm:reconcile', () => {
     expect(r.err).not.toContain('wrong');
   });
 });
+
+describe('monitor commands', () => {
+  async function recordOf(subscriberId: number) {
+    return (await findRecord(database.db, 'newsletter_subscriber', subscriberId))!;
+  }
+
+  it('crm:records lists a model by status, latest change first, with attempts and the last error', async () => {
+    const failed = await addSubscriber(database);
+    const ignored = await addSubscriber(database);
+    const lead = await addLead(database);
+    await track('newsletter_subscriber', failed.id, 'Failed');
+    await track('newsletter_subscriber', ignored.id, 'Ignored', '77');
+    await track('lead', lead.id, 'Failed');
+    await database.exec(`UPDATE crm_sync_records SET attempts = 3, last_error = 'HTTP 500' WHERE status = 'Failed'`);
+
+    const all = await cli(['crm:records', '--model=newsletter_subscriber']);
+    expect(all.code).toBe(0);
+    const lines = all.out.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^#\\d+ newsletter_subscriber ${ignored.id} Ignored attempts=0 updated=`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^#\\d+ newsletter_subscriber ${failed.id} Failed attempts=3 updated=\\S+ error: HTTP 500$`),
+    );
+    expect(lines[2]).toBe('2 record(s) of newsletter_subscriber (Pending, Synced, Failed, Ignored).');
+
+    const onlyFailed = await cli(['crm:records', '--model=newsletter_subscriber', '--status=failed']);
+    expect(onlyFailed.out.split('\n')).toHaveLength(2);
+    expect(onlyFailed.out).toContain(`newsletter_subscriber ${failed.id} Failed`);
+
+    expect(await cli(['crm:records', '--model=lead', '--status=synced'])).toMatchObject({
+      code: 0,
+      out: '0 record(s) of lead (Synced).',
+    });
+    expect((await cli(['crm:records', '--model=lead', '--status=lost'])).code).toBe(2);
+    expect((await cli(['crm:records', '--model=lead', '--limit=0'])).code).toBe(2);
+    expect((await cli(['crm:records'])).code).toBe(2);
+  });
+
+  it('crm:retry-record moves Failed to Pending with attempts reset and dispatches nothing', async () => {
+    const sub = await addSubscriber(database);
+    await track('newsletter_subscriber', sub.id, 'Failed');
+    await database.exec(`UPDATE crm_sync_records SET attempts = 3, last_error = 'HTTP 500'`);
+    const rec = await recordOf(sub.id);
+
+    const res = await cli(['crm:retry-record', String(rec.id)]);
+    expect(res.code).toBe(0);
+    expect(res.out).toContain(`#${rec.id} newsletter_subscriber ${sub.id} Pending attempts=0`);
+    expect(res.out).toContain('crm:retry-failed --model=newsletter_subscriber --status=pending');
+    expect(await recordOf(sub.id)).toMatchObject({ status: 'Pending', attempts: 0 });
+    expect(await queued()).toEqual([]);
+    expect(fake.requests).toHaveLength(0);
+
+    // only a Failed record moves; an unknown id or a missing one says so
+    expect(await cli(['crm:retry-record', String(rec.id)])).toMatchObject({
+      code: 1,
+      err: 'Only a Failed record can be moved; this one is Pending.',
+    });
+    expect(await cli(['crm:retry-record', '9999999'])).toMatchObject({
+      code: 1,
+      err: 'Sync record 9999999 not found.',
+    });
+    expect((await cli(['crm:retry-record'])).code).toBe(2);
+    expect((await cli(['crm:retry-record', 'abc'])).code).toBe(2);
+  });
+
+  it('crm:reactivate-record moves Ignored to Pending and nothing else', async () => {
+    const sub = await addSubscriber(database);
+    await track('newsletter_subscriber', sub.id, 'Ignored', '77');
+    const rec = await recordOf(sub.id);
+    const res = await cli(['crm:reactivate-record', String(rec.id)]);
+    expect(res.code).toBe(0);
+    expect(await recordOf(sub.id)).toMatchObject({ status: 'Pending', remoteId: '77' });
+    expect(await cli(['crm:reactivate-record', String(rec.id)])).toMatchObject({
+      code: 1,
+      err: 'Only an Ignored record can be moved; this one is Pending.',
+    });
+  });
+});

@@ -1,6 +1,7 @@
 // Operator commands of the CRM mirror. Exit codes: 0 done, 1 could not do it (CRM unconfigured or
 // unreachable), 2 bad usage. An Ignored record is never re-dispatched or changed by any of them.
 import type { CliContext, Command, ParsedArgs } from '../../platform/cli.js';
+import { AppError } from '../../platform/errors.js';
 import type { Queue } from '../../platform/queue.js';
 import { PgBossQueue } from '../../platform/queue-pgboss.js';
 import { leadCrmDispatchOptions, leadCrmPushJob } from '../leads/jobs.js';
@@ -8,9 +9,24 @@ import { leadIdsAfter } from '../leads/repository.js';
 import { type Subscriber, setCrmPersonId, subscriberIdsAfter, subscribersAfter } from '../newsletter/repository.js';
 import { newsletterCrmDispatchOptions, newsletterCrmSyncJob } from './jobs.js';
 import { CrmError, type CrmPerson } from './pipedrive.js';
-import { countByStatus, ensureRecord, findRecord, recordsIn, unsyncedAmong } from './repository.js';
-import { type RetryScope, statusesFor } from './rules.js';
-import { applyEvent, type CrmDeps, crmConfigured, pipedriveFor } from './service.js';
+import {
+  countByStatus,
+  ensureRecord,
+  findRecord,
+  latestRecords,
+  recordsIn,
+  type SyncRecord,
+  unsyncedAmong,
+} from './repository.js';
+import { CRM_SYNC_STATUSES, type RetryScope, statusesFor } from './rules.js';
+import {
+  applyEvent,
+  type CrmDeps,
+  crmConfigured,
+  pipedriveFor,
+  reactivateSyncRecord,
+  retrySyncRecord,
+} from './service.js';
 
 type SyncModel = 'newsletter_subscriber' | 'lead';
 const MODELS: SyncModel[] = ['newsletter_subscriber', 'lead'];
@@ -233,7 +249,80 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
     },
   };
 
-  return { 'crm:retry-failed': retryFailed, 'crm:sync-all': syncAll, 'crm:reconcile': reconcile };
+  // The monitor: the sync records of a model, and its two actions on one record (spec: Retry moves
+  // Failed to Pending, reset only, and a command re-dispatches; Reactivate moves Ignored to Pending).
+  const statusNames = CRM_SYNC_STATUSES.map((x) => x.toLowerCase()).join('|');
+  const records: Command = {
+    describe: 'list the CRM sync records of a model (id, row, status, attempts, last error), latest change first',
+    usage: `crm:records --model=newsletter_subscriber|lead [--status=${statusNames}|all] [--limit=100]`,
+    async run(args, cli) {
+      const model = modelOf(args);
+      if (!model) return usageError(cli, records, '--model must be newsletter_subscriber or lead');
+      const wanted = String(args.options.status ?? 'all').toLowerCase();
+      const statuses =
+        wanted === 'all' ? CRM_SYNC_STATUSES : CRM_SYNC_STATUSES.filter((x) => x.toLowerCase() === wanted);
+      if (!statuses.length) return usageError(cli, records, `--status must be ${statusNames} or all`);
+      const limit = args.options.limit === undefined ? 100 : Number(args.options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+        return usageError(cli, records, '--limit must be a whole number from 1 to 10000');
+      }
+      const rows = await latestRecords(cli.database.db, model, statuses, limit);
+      for (const r of rows) cli.out(recordLine(r));
+      cli.out(`${rows.length} record(s) of ${model} (${statuses.join(', ')}).`);
+      return 0;
+    },
+  };
+
+  const monitorAction = (
+    name: string,
+    describe: string,
+    action: (deps: CrmDeps, id: number) => Promise<SyncRecord>,
+    next: string,
+  ): Command => {
+    const command: Command = {
+      describe,
+      usage: `${name} RECORD_ID`,
+      async run(args, cli) {
+        const id = Number(args.positional[0]);
+        if (!Number.isInteger(id) || id <= 0) return usageError(cli, command, 'RECORD_ID must be a sync record id');
+        try {
+          const saved = await action(depsOf(cli, opts.deps ?? {}), id);
+          cli.out(recordLine(saved));
+          cli.out(next.replace('MODEL', saved.modelType));
+          return 0;
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          cli.err(err.message);
+          return 1;
+        }
+      },
+    };
+    return command;
+  };
+
+  return {
+    'crm:retry-failed': retryFailed,
+    'crm:sync-all': syncAll,
+    'crm:reconcile': reconcile,
+    'crm:records': records,
+    'crm:retry-record': monitorAction(
+      'crm:retry-record',
+      'monitor action Retry: a Failed sync record back to Pending with its attempts reset (nothing dispatched)',
+      retrySyncRecord,
+      'Pending now; crm:retry-failed --model=MODEL --status=pending dispatches it.',
+    ),
+    'crm:reactivate-record': monitorAction(
+      'crm:reactivate-record',
+      'monitor action Reactivate: an Ignored sync record back to Pending (Ignored again if the CRM still has it deleted)',
+      reactivateSyncRecord,
+      'Pending now; crm:retry-failed --model=MODEL --status=pending dispatches it.',
+    ),
+  };
+}
+
+function recordLine(r: SyncRecord): string {
+  const error = r.lastError ? ` error: ${r.lastError}` : '';
+  return `#${r.id} ${r.modelType} ${r.modelId} ${r.status} attempts=${r.attempts} updated=${r.updatedAt.toISOString()}${error}`;
 }
 
 export const commands: Record<string, Command> = crmCommands();

@@ -71,6 +71,21 @@ export async function recordsIn(
     .limit(limit);
 }
 
+/** The monitor's list: records of one model in the given statuses, most recently changed first. */
+export async function latestRecords(
+  db: DbOrTx,
+  modelType: CrmModelType,
+  statuses: CrmSyncStatus[],
+  limit: number,
+): Promise<SyncRecord[]> {
+  return db
+    .select()
+    .from(crmSyncRecords)
+    .where(and(eq(crmSyncRecords.modelType, modelType), inArray(crmSyncRecords.status, statuses)))
+    .orderBy(desc(crmSyncRecords.updatedAt), desc(crmSyncRecords.id))
+    .limit(limit);
+}
+
 export async function countByStatus(db: DbOrTx, modelType: CrmModelType): Promise<Record<string, number>> {
   const rows = await db
     .select({ status: crmSyncRecords.status, n: sql<number>`count(*)::int` })

@@ -2,6 +2,8 @@
 // every move the jobs, the monitor actions and the commands make is checked in one place.
 import type { CrmSyncStatus } from '../../db/schema/crm.js';
 
+export const CRM_SYNC_STATUSES: CrmSyncStatus[] = ['Pending', 'Synced', 'Failed', 'Ignored'];
+
 export type SyncEvent =
   /** the mirror job delivered everything it had to */
   | { type: 'delivered'; remoteId: string }

@@ -104,12 +104,22 @@ export async function markExhausted(
   if (!saved) deps.log.error({ syncRecordId: record.id, error }, 'CRM sync retries exhausted');
 }
 
-async function monitorAction(deps: CrmDeps, id: number, event: SyncEvent, from: string): Promise<SyncRecord> {
+async function monitorAction(
+  deps: CrmDeps,
+  id: number,
+  event: SyncEvent,
+  from: 'Failed' | 'Ignored',
+): Promise<SyncRecord> {
   const record = await findRecordById(deps.database.db, id);
   if (!record) throw new AppError(404, 'not_found', `Sync record ${id} not found.`);
   const saved = await applyEvent(deps, record, event);
   if (!saved) {
-    throw new AppError(409, 'invalid_transition', `Only a ${from} record can be moved; this one is ${record.status}.`);
+    const article = from === 'Ignored' ? 'an' : 'a';
+    throw new AppError(
+      409,
+      'invalid_transition',
+      `Only ${article} ${from} record can be moved; this one is ${record.status}.`,
+    );
   }
   return saved;
 }
