@@ -41,7 +41,6 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/leads',
     {
       config: { validationStatus: 422 },
-      // types as sent: a number is not a string (platform/strict-body.ts)
       onRequest: rateLimit(ctx, { name: 'leads', max: 5, windowSeconds: 60 }),
       schema: {
         tags: ['leads'],

@@ -72,7 +72,6 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       // limit first (every attempt counts, guessing tokens included), then the token, then the body
       onRequest: [rateLimit(ctx, { name: 'deployments', max: 10, windowSeconds: 60 }), deploymentToken(ctx)],
       config: { validationStatus: 422 },
-      // types as sent: a number is not a string (platform/strict-body.ts)
       schema: {
         tags: ['ops'],
         summary: 'Record a deployment (CI webhook)',
