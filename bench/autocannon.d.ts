@@ -33,6 +33,11 @@ declare module 'autocannon' {
     non2xx: number;
     '2xx': number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** the run: an event emitter that is also a promise of its result */
+  export interface Instance extends PromiseLike<Result> {
+    /** every response, with its latency in ms */
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): Instance;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

@@ -57,9 +57,18 @@ describe('runLoad', () => {
     expect(ok.p99).toBeGreaterThan(0);
     expect(seen[0]).toMatchObject({ host: base.slice(7), 'accept-encoding': 'gzip' });
 
-    const missing = await runLoad({ url: `${base}/missing`, connections: 2, durationSeconds: 0.2 });
+    // every counted response's latency reaches onLatency (the bench pools them across slices)
+    const latencies: number[] = [];
+    const missing = await runLoad({
+      url: `${base}/missing`,
+      connections: 2,
+      durationSeconds: 0.2,
+      onLatency: (ms) => latencies.push(ms),
+    });
     expect(missing.total).toBeGreaterThan(0);
     expect(missing.non2xx).toBe(missing.total);
+    expect(latencies).toHaveLength(missing.total);
+    expect(latencies.every((ms) => ms > 0 && ms < 1000)).toBe(true);
   });
 
   it('writes a body with its length', () => {

@@ -13,6 +13,8 @@ export interface LoadOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** called with every response's latency in ms (the bench pools several runs' latencies) */
+  onLatency?: (ms: number) => void;
 }
 
 export interface LoadResult {
@@ -99,6 +101,7 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
       latencies = grown;
     }
     latencies[total++] = ms;
+    opts.onLatency?.(ms);
     if (status < 200 || status > 299) non2xx += 1;
   };
 

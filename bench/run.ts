@@ -3,8 +3,10 @@
 // set (a fresh database made for the run), and measures every target of bench/scenarios/*.ts with
 // autocannon (or bench/load.ts or wrk, BENCH_TOOL) against the constant-JSON route of the same server:
 // req/s, p99 latency, ratio to the constant route, server and load-generator CPU, and the server's
-// RSS. Machines here are noisy; the ratios are what to compare.
-// Settings: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 50),
+// RSS. Machines here are noisy; the ratios are what to compare, and each is measured in alternating
+// slices of the constant route and the target so that both see the same machine.
+// Settings: BENCH_DURATION (seconds per target, default 5), BENCH_SLICES (default 5: the constant
+// route and the target alternate in slices of BENCH_DURATION / BENCH_SLICES s), BENCH_CONNECTIONS (default 50),
 // BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all),
 // BENCH_TOOL=autocannon|lean|wrk for plain requests (default autocannon; wrk must be installed,
 // e.g. apt-get install wrk).
@@ -23,6 +25,7 @@ import type { BenchScenario, BenchTarget } from './scenarios/types.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const slices = Math.max(1, Number(process.env.BENCH_SLICES ?? 5));
 /** % of a core from which the load generator is reported as saturated */
 const SATURATED_CLIENT_CPU = 85;
 
@@ -153,7 +156,13 @@ function toolFor(target: BenchTarget): Tool {
   return target.requests ? 'autocannon' : TOOL;
 }
 
-async function runAutocannon(url: string, target: BenchTarget, seconds: number, conns: number) {
+async function runAutocannon(
+  url: string,
+  target: BenchTarget,
+  seconds: number,
+  conns: number,
+  onLatency?: (ms: number) => void,
+) {
   // autocannon takes an undefined option as a value: pass only what the target sets
   const opts = Object.fromEntries(
     Object.entries({
@@ -163,7 +172,9 @@ async function runAutocannon(url: string, target: BenchTarget, seconds: number, 
       requests: target.requests,
     }).filter(([, v]) => v !== undefined),
   );
-  const r = await autocannon({ url, connections: conns, duration: seconds, ...opts });
+  const run = autocannon({ url, connections: conns, duration: seconds, ...opts });
+  if (onLatency) run.on('response', (_client, _status, _bytes, ms) => onLatency(ms));
+  const r = await run;
   return {
     rps: Math.round(r.requests.average),
     p99: r.latency.p99,
@@ -212,6 +223,7 @@ async function runWrk(url: string, target: BenchTarget, seconds: number, conns: 
   };
 }
 
+/** One load run and what it cost each side. */
 async function measure(
   baseUrl: string,
   target: BenchTarget,
@@ -219,6 +231,7 @@ async function measure(
   conns = target.connections ?? connections,
   serverPid?: number,
   tool: Tool = toolFor(target),
+  onLatency?: (ms: number) => void,
 ) {
   const url = baseUrl + (target.path ?? '/');
   const serverBefore = serverPid ? cpuSeconds(serverPid) : undefined;
@@ -229,7 +242,7 @@ async function measure(
     tool === 'wrk'
       ? await runWrk(url, target, seconds, conns)
       : tool === 'autocannon'
-        ? await runAutocannon(url, target, seconds, conns)
+        ? await runAutocannon(url, target, seconds, conns, onLatency)
         : await runLoad({
             url,
             connections: conns,
@@ -237,20 +250,89 @@ async function measure(
             method: target.method,
             headers: target.headers,
             body: target.body,
+            onLatency,
           });
   const wall = (performance.now() - startedAt) / 1000;
   // autocannon and bench/load.ts run in this process; wrk is a child, counted once it has exited
   const own = process.cpuUsage(clientBefore);
   const clientSeconds = tool === 'wrk' ? childrenCpuSeconds() - childrenBefore : (own.user + own.system) / 1e6;
   const serverAfter = serverPid ? cpuSeconds(serverPid) : undefined;
-  // Which side was the bottleneck: a load generator near 100 % of its core caps the req/s of big bodies
-  const server = serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
-  return {
-    result,
-    serverCpu: server === undefined ? undefined : Math.round((server / wall) * 100),
-    serverUsPerRequest: server === undefined || !result.total ? undefined : Math.round((server * 1e6) / result.total),
-    clientCpu: Math.round((clientSeconds / wall) * 100),
-  };
+  const serverSeconds =
+    serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
+  return { result, wall, serverSeconds, clientSeconds };
+}
+
+/** What the slices of one side add up to. */
+class Pooled {
+  total = 0;
+  errors = 0;
+  non2xx = 0;
+  wall = 0;
+  server: number | undefined = 0;
+  client = 0;
+  /** every response's latency (autocannon, bench/load.ts); wrk reports only its run's p99 */
+  latencies: number[] = [];
+  sliceP99s: number[] = [];
+
+  add(m: Awaited<ReturnType<typeof measure>>): void {
+    this.total += m.result.total;
+    this.errors += m.result.errors;
+    this.non2xx += m.result.non2xx;
+    this.wall += m.wall;
+    this.server =
+      this.server === undefined || m.serverSeconds === undefined ? undefined : this.server + m.serverSeconds;
+    this.client += m.clientSeconds;
+    this.sliceP99s.push(m.result.p99);
+  }
+
+  row(database: string, name: string): Row {
+    const sorted = Float64Array.from(this.latencies).sort();
+    // pooled latencies give the p99 of the whole measurement; wrk's single run gives its own
+    const p99 = sorted.length
+      ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)]! * 10) / 10
+      : Math.max(...this.sliceP99s);
+    return {
+      database,
+      name,
+      rps: Math.round(this.total / this.wall),
+      p99,
+      ratio: 0,
+      errors: this.errors,
+      non2xx: this.non2xx,
+      // which side was the bottleneck: a load generator near 100 % of its core caps the req/s of big bodies
+      serverCpu: this.server === undefined ? undefined : Math.round((this.server / this.wall) * 100),
+      serverUsPerRequest:
+        this.server === undefined || !this.total ? undefined : Math.round((this.server * 1e6) / this.total),
+      clientCpu: Math.round((this.client / this.wall) * 100),
+    };
+  }
+}
+
+/**
+ * The constant route and the target, in alternating slices (BENCH_SLICES, default 5, of
+ * BENCH_DURATION / slices seconds each) pooled per side: on a machine whose speed drifts, both
+ * sides see the same drift, so their ratio is the server's and not the moment's. (Measured one
+ * after the other, 10 s each, single rows fell to 55-58 % when the machine slowed in between.)
+ */
+async function measurePair(
+  baseUrl: string,
+  constant: BenchTarget,
+  target: BenchTarget,
+  conns: number,
+  serverPid: number,
+): Promise<{ base: Pooled; pooled: Pooled }> {
+  const base = new Pooled();
+  const pooled = new Pooled();
+  const tool = toolFor(target);
+  // wrk reports a run's p99, not its latencies, and short wrk runs carry their start-up in it:
+  // with wrk the two sides are one run each, constant route first
+  const n = tool === 'wrk' ? 1 : slices;
+  const seconds = Math.max(1, Math.round(duration / n));
+  for (let i = 0; i < n; i++) {
+    base.add(await measure(baseUrl, constant, seconds, conns, serverPid, tool, (ms) => base.latencies.push(ms)));
+    pooled.add(await measure(baseUrl, target, seconds, conns, serverPid, tool, (ms) => pooled.latencies.push(ms)));
+  }
+  return { base, pooled };
 }
 
 async function runOn(database: string, env: Record<string, string>, scenarios: BenchScenario[]): Promise<Row[]> {
@@ -283,46 +365,21 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
           `${row.errors || row.non2xx ? `  errors ${row.errors} non-2xx ${row.non2xx}` : ''}`,
       );
     for (const target of targets) {
-      // the constant route is measured right before each target: on a shared, noisy machine the
-      // ratio of two neighbouring runs holds better than one baseline for the whole run
+      // the constant route is measured beside each target, in alternating slices (measurePair),
       // with the target's request headers (a browser's Accept-Encoding, a cookie): the constant route
       // ignores them, but parsing them is part of every request's cost
       const conns = target.connections ?? connections;
-      const base = await measure(
+      await measure(baseUrl, target, 1); // warm-up: caches filled, JIT settled
+      const { base, pooled } = await measurePair(
         baseUrl,
         { ...constant, headers: target.headers },
-        duration,
+        target,
         conns,
-        child.pid,
-        toolFor(target),
+        child.pid!,
       );
-      const baseRow: Row = {
-        database,
-        name: `constant JSON (before ${target.name}, ${conns} conn)`,
-        rps: base.result.rps,
-        p99: base.result.p99,
-        ratio: 0,
-        errors: base.result.errors,
-        non2xx: base.result.non2xx,
-        serverCpu: base.serverCpu,
-        serverUsPerRequest: base.serverUsPerRequest,
-        clientCpu: base.clientCpu,
-      };
-      await measure(baseUrl, target, 1); // warm-up: caches filled, JIT settled
-      const r = await measure(baseUrl, target, duration, conns, child.pid);
-      const rps = r.result.rps;
-      const row: Row = {
-        database,
-        name: target.name,
-        rps,
-        p99: r.result.p99,
-        ratio: baseRow.rps ? rps / baseRow.rps : 0,
-        errors: r.result.errors,
-        non2xx: r.result.non2xx,
-        serverCpu: r.serverCpu,
-        serverUsPerRequest: r.serverUsPerRequest,
-        clientCpu: r.clientCpu,
-      };
+      const baseRow = base.row(database, `constant JSON (beside ${target.name}, ${conns} conn)`);
+      const row = pooled.row(database, target.name);
+      row.ratio = baseRow.rps ? row.rps / baseRow.rps : 0;
       rows.push(baseRow, row);
       print(baseRow);
       print(row);
