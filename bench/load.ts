@@ -78,7 +78,8 @@ export class ResponseFramer {
   }
 }
 
-function percentile(sorted: Float64Array, p: number): number {
+/** The p-th percentile of sorted values (nearest rank); 0 without values. */
+export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, npmStartArgs } from '../test/support/server-process.js';
-import { runLoad } from './load.js';
+import { percentile, runLoad } from './load.js';
 import type { BenchScenario, BenchTarget } from './scenarios/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -286,10 +286,9 @@ class Pooled {
   }
 
   row(database: string, name: string): Row {
-    const sorted = Float64Array.from(this.latencies).sort();
     // pooled latencies give the p99 of the whole measurement; wrk's single run gives its own
-    const p99 = sorted.length
-      ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)]! * 10) / 10
+    const p99 = this.latencies.length
+      ? Math.round(percentile(Float64Array.from(this.latencies).sort(), 99) * 10) / 10
       : Math.max(...this.sliceP99s);
     return {
       database,

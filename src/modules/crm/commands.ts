@@ -277,7 +277,6 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
     name: string,
     describe: string,
     action: (deps: CrmDeps, id: number) => Promise<SyncRecord>,
-    next: string,
   ): Command => {
     const command: Command = {
       describe,
@@ -288,7 +287,8 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
         try {
           const saved = await action(depsOf(cli, opts.deps ?? {}), id);
           cli.out(recordLine(saved));
-          cli.out(next.replace('MODEL', saved.modelType));
+          // both actions only reset: the record waits for a command to dispatch it
+          cli.out(`Pending now; crm:retry-failed --model=${saved.modelType} --status=pending dispatches it.`);
           return 0;
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
@@ -309,13 +309,11 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
       'crm:retry-record',
       'monitor action Retry: a Failed sync record back to Pending with its attempts reset (nothing dispatched)',
       retrySyncRecord,
-      'Pending now; crm:retry-failed --model=MODEL --status=pending dispatches it.',
     ),
     'crm:reactivate-record': monitorAction(
       'crm:reactivate-record',
       'monitor action Reactivate: an Ignored sync record back to Pending (Ignored again if the CRM still has it deleted)',
       reactivateSyncRecord,
-      'Pending now; crm:retry-failed --model=MODEL --status=pending dispatches it.',
     ),
   };
 }
