@@ -10,12 +10,13 @@ export const scenario: BenchScenario = {
     if (!id) throw new Error('the demo catalog has no product in es/es');
     // as a browser asks: the server then sends the gzip copy it made once per cached body
     const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    // issue 2's target on PostgreSQL: p99 under 10 ms (and 60 % of the constant route's req/s)
     return [
-      { name: 'catalog: listing', path: '/api/es/es/products' },
+      { name: 'catalog: listing', path: '/api/es/es/products', p99TargetMs: 10 },
       { name: 'catalog: listing (gzip)', path: '/api/es/es/products', headers: browser },
-      { name: 'catalog: detail', path: `/api/es/es/products/${id}` },
+      { name: 'catalog: detail', path: `/api/es/es/products/${id}`, p99TargetMs: 10 },
       { name: 'catalog: detail (gzip)', path: `/api/es/es/products/${id}`, headers: browser },
-      { name: 'catalog: configurator', path: `/api/es/es/products/${id}/configurator` },
+      { name: 'catalog: configurator', path: `/api/es/es/products/${id}/configurator`, p99TargetMs: 10 },
       { name: 'catalog: configurator (gzip)', path: `/api/es/es/products/${id}/configurator`, headers: browser },
     ];
   },

@@ -15,7 +15,7 @@ export interface BenchTarget {
   requests?: Request[];
   /** concurrent connections for this target (and its constant baseline); default BENCH_CONNECTIONS */
   connections?: number;
-  /** the p99 target in ms, printed beside the figure */
+  /** the p99 target on PostgreSQL in ms, printed beside the PostgreSQL figure */
   p99TargetMs?: number;
 }
 
