@@ -1090,11 +1090,107 @@ const routes: Record<string, { arrive: string; leave: string; domestic?: [string
 
 const rel = (offset: number) => (offset < 0 ? `today${offset}` : `today+${offset}`);
 
-function flightData(tour: Tour, port: string, offset: number, conv: (eur: number) => bigint) {
-  const route = routes[tour.code];
+// The cached route's flight details, so the checkout's cached flight card reads like a real one
+// before any live search: the market's carrier, nonstop from its hub and one stop through the hub
+// from the market's other airports. Times are local (UTC offsets without daylight saving).
+const carriers: Record<string, { code: string; name: string; hub: string }> = {
+  es: { code: 'IB', name: 'Iberia', hub: 'MAD' },
+  de: { code: 'LH', name: 'Lufthansa', hub: 'FRA' },
+  us: { code: 'AA', name: 'American Airlines', hub: 'JFK' },
+  uk: { code: 'BA', name: 'British Airways', hub: 'LHR' },
+  ca: { code: 'AC', name: 'Air Canada', hub: 'YYZ' },
+  it: { code: 'AZ', name: 'ITA Airways', hub: 'FCO' },
+};
+const utcOffsetHours: Record<string, number> = {
+  MAD: 1,
+  BCN: 1,
+  AGP: 1,
+  FRA: 1,
+  MUC: 1,
+  BER: 1,
+  FCO: 1,
+  LHR: 0,
+  MAN: 0,
+  JFK: -5,
+  MIA: -5,
+  LAX: -8,
+  YYZ: -5,
+  YUL: -5,
+  NRT: 9,
+  HND: 9,
+  KIX: 9,
+  HAN: 7,
+  SGN: 7,
+  BKK: 7,
+  HKT: 7,
+  DEL: 5.5,
+  LIM: -5,
+  CUN: -5,
+  SJO: -6,
+  CMN: 1,
+  CAI: 2,
+  AMM: 3,
+  JNB: 2,
+  CPT: 2,
+};
+/** nonstop block minutes between a destination airport and [Europe, North America] */
+const blockMinutes: Record<string, [number, number]> = {
+  NRT: [840, 780],
+  HND: [840, 780],
+  KIX: [850, 800],
+  HAN: [780, 1200],
+  SGN: [790, 1150],
+  BKK: [690, 1080],
+  HKT: [730, 1140],
+  DEL: [510, 840],
+  LIM: [750, 500],
+  CUN: [630, 240],
+  SJO: [660, 330],
+  CMN: [150, 450],
+  CAI: [270, 660],
+  AMM: [290, 690],
+  JNB: [660, 960],
+  CPT: [700, 1000],
+};
+const DEPARTURES = ['09:40', '11:55', '13:20', '16:45', '22:10'];
+
+function hhmm(minutes: number): string {
+  const m = ((minutes % 1440) + 1440) % 1440;
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+function cachedSegment(market: string, from: string, to: string, date: string, seed: number) {
+  const carrier = carriers[market];
+  const home = from in blockMinutes ? to : from; // the market's airport
+  const away = home === from ? to : from;
+  const stopover = home === carrier.hub ? [] : [carrier.hub];
+  const [europe, americas] = blockMinutes[away];
+  const duration = (utcOffsetHours[home] < -2 ? americas : europe) + stopover.length * 150;
+  const [h, m] = DEPARTURES[seed % DEPARTURES.length].split(':').map(Number);
+  const departs = h * 60 + m;
+  const arrives = departs + duration + (utcOffsetHours[to] - utcOffsetHours[from]) * 60;
+  const number = (k: number) => `${carrier.code}${100 + ((seed * 37 + k * 211) % 800)}`;
   return {
-    outbound: { departure_airport: port, arrival_airport: route.arrive, departure_date: rel(offset) },
-    inbound: { departure_airport: route.leave, arrival_airport: port, departure_date: rel(offset + tour.days - 1) },
+    departure_airport: from,
+    arrival_airport: to,
+    departure_date: date,
+    departure_time: hhmm(departs),
+    arrival_time: hhmm(arrives),
+    arrivalDayOffset: Math.floor(arrives / 1440),
+    duration_minutes: duration,
+    flight_numbers: stopover.length ? [number(1), number(2)] : [number(1)],
+    airlines: [{ code: carrier.code, name: carrier.name }],
+    stops: stopover.length,
+    stopover_airports: stopover,
+  };
+}
+
+function flightData(tour: Tour, market: string, port: string, offset: number, conv: (eur: number) => bigint) {
+  const route = routes[tour.code];
+  const seed = [...`${tour.code}${port}`].reduce((a, c) => a + c.charCodeAt(0), 0) + offset;
+  return {
+    outbound: cachedSegment(market, port, route.arrive, rel(offset), seed),
+    inbound: cachedSegment(market, route.leave, port, rel(offset + tour.days - 1), seed + 2),
     legs: (route.domestic ?? []).map(([origin, destination, day, eur], i) => ({
       leg_index: i + 1,
       type: 'domestic',
@@ -1148,7 +1244,7 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
       margin_percent: '18.00',
       final_price: money(pp * 2n),
       price_per_person: money(pp),
-      flight_data: flightData(tour, port, offset, conv),
+      flight_data: flightData(tour, market.code, port, offset, conv),
       ...extra,
     });
   };
@@ -1238,7 +1334,14 @@ const doc = {
   market_products: marketProducts,
 };
 
-writeFileSync(new URL('../data/demo/catalog.json', import.meta.url), `${JSON.stringify(doc, null, 1)}\n`);
+// one line per offer's flight_data: spread over lines it made the file 1.9 MB larger
+const compact: string[] = [];
+const text = JSON.stringify(
+  doc,
+  (key, value) => (key === 'flight_data' ? `\u0000${compact.push(JSON.stringify(value)) - 1}` : value),
+  1,
+).replace(/"\\u0000(\d+)"/g, (_, i: string) => compact[Number(i)]);
+writeFileSync(new URL('../data/demo/catalog.json', import.meta.url), `${text}\n`);
 console.log(
   `wrote data/demo/catalog.json: ${tours.length} tours, ${marketProducts.length} market products, ` +
     `${marketProducts.reduce((n, p) => n + (p.offers as unknown[]).length, 0)} offers, ${hotels.size} hotels, ` +

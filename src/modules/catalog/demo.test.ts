@@ -96,6 +96,38 @@ describe('loadDemo', () => {
     expect(standalone).toHaveLength(1);
   });
 
+  it('caches the route of each offer with times, carrier and stops: the flight card before any search', async () => {
+    const es = (await t.app.inject('/api/es/es/products')).json().data;
+    const japan = es.find((p: { country_slug: string }) => p.country_slug === 'japan');
+    const conf = (await t.app.inject(`/api/es/es/products/${japan.id}/configurator`)).json().data;
+    type Day = { offer_id: number; available: boolean; departure_airport: string };
+    const days: Day[] = conf.months.flatMap((m: { dates: Day[] }) => m.dates).filter((d: Day) => d.available);
+    const card = async (port: string) => {
+      const offer = days.find((d) => d.departure_airport === port)!;
+      const res = await t.app.inject(`/api/es/es/checkout/${offer.offer_id}/flights`);
+      expect(res.statusCode).toBe(200);
+      return res.json().data.outbound_options[0];
+    };
+    // from the carrier's hub nonstop; from another airport of the market one stop through the hub
+    const fromHub = await card('MAD');
+    expect(fromHub).toMatchObject({
+      departure_airport: 'MAD',
+      arrival_airport: 'NRT',
+      stops: 0,
+      stopover_airports: [],
+    });
+    expect(fromHub.airlines).toEqual([{ code: 'IB', name: 'Iberia' }]);
+    expect(fromHub.departureTime).toMatch(/^\d\d:\d\d$/);
+    expect(fromHub.arrivalTime).toMatch(/^\d\d:\d\d$/);
+    expect(fromHub.duration).toBeGreaterThan(600);
+    expect(fromHub.arrivalDayOffset).toBe(1);
+    expect(fromHub.flight_numbers).toHaveLength(1);
+    const viaHub = await card('BCN');
+    expect(viaHub).toMatchObject({ departure_airport: 'BCN', stops: 1, stopover_airports: ['MAD'] });
+    expect(viaHub.flight_numbers).toHaveLength(2);
+    expect(viaHub.duration).toBe(fromHub.duration + 150);
+  });
+
   it('gives every catalog rule something to show: unavailable dates, a product with nothing bookable', async () => {
     const es = (await t.app.inject('/api/es/es/products')).json().data;
     const japan = es.find((p: { country_slug: string }) => p.country_slug === 'japan');

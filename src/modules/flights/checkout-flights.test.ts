@@ -208,8 +208,12 @@ describe('economy re-pricing and cached options', () => {
     const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(toCents(o.finalPrice)).toBe(next);
     expect(toCents(o.flightPrice)).toBe(perPerson(total, 2));
-    const data = o.flightData as { legs: { fare_price: number }[]; outbound: { flight_numbers: string[] } };
+    const data = o.flightData as {
+      legs: { fare_price: number }[];
+      outbound: { flight_numbers: string[]; duration_minutes: number };
+    };
     expect(data.outbound.flight_numbers).toEqual(fare.legs[0].flightNumbers);
+    expect(data.outbound.duration_minutes).toBe(fare.legs[0].durationMinutes);
     expect(data.legs[0].fare_price).toBe(internationalLeg(fare, 2).fare_price);
 
     const cached = await call(null, 'GET', `${base}/${cat.offers.active}/flights`);

@@ -24,6 +24,8 @@ export interface FlightSegment {
   stops: number;
   stopover_airports: string[];
   arrivalDayOffset?: number;
+  /** minutes, when known: a live fare's, or a cached route's that carries it */
+  duration_minutes?: number;
 }
 
 export type LegType = 'international' | 'domestic';
@@ -261,6 +263,7 @@ export function segmentOf(l: FareLeg): FlightSegment {
     stops: l.stops,
     stopover_airports: l.stopoverAirports,
     arrivalDayOffset: l.arrivalDayOffset,
+    duration_minutes: l.durationMinutes,
   };
 }
 

@@ -307,7 +307,7 @@ export class FlightCheckoutService {
       fareId: 'cache',
       departureTime: s.departure_time,
       arrivalTime: s.arrival_time,
-      duration: 0,
+      duration: s.duration_minutes ?? 0,
       stops: s.stops,
       departure_date: s.departure_date,
       departure_airport: s.departure_airport,
