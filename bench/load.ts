@@ -81,16 +81,35 @@ export class ResponseFramer {
 }
 
 /** The p-th percentile of sorted values (nearest rank); 0 without values. */
-export function percentile(sorted: Float64Array, p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Response latencies in ms, kept unboxed in a growing Float64Array (runLoad's, and the bench's pooled slices). */
+export class Latencies {
+  private values = new Float64Array(1 << 16);
+  count = 0;
+
+  add(ms: number): void {
+    if (this.count === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.count++] = ms;
+  }
+
+  /** the 99th percentile in ms, one decimal */
+  p99(): number {
+    return Math.round(percentile(this.values.slice(0, this.count).sort(), 99) * 10) / 10;
+  }
 }
 
 export function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const url = new URL(opts.url);
   const request = requestBytes(url, opts);
-  let latencies = new Float64Array(1 << 16);
-  let total = 0;
+  const latencies = new Latencies();
   let errors = 0;
   let non2xx = 0;
   let running = true;
@@ -98,12 +117,7 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const startedAt = performance.now();
 
   const record = (ms: number, status: number) => {
-    if (total === latencies.length) {
-      const grown = new Float64Array(latencies.length * 2);
-      grown.set(latencies);
-      latencies = grown;
-    }
-    latencies[total++] = ms;
+    latencies.add(ms);
     opts.onLatency?.(ms);
     if (status < 200 || status > 299) non2xx += 1;
   };
@@ -157,11 +171,10 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
       running = false;
       const seconds = (performance.now() - startedAt) / 1000;
       for (const s of sockets) s.destroy();
-      const sorted = latencies.slice(0, total).sort();
       resolve({
-        rps: Math.round(total / seconds),
-        p99: Math.round(percentile(sorted, 99) * 10) / 10,
-        total,
+        rps: Math.round(latencies.count / seconds),
+        p99: latencies.p99(),
+        total: latencies.count,
         errors,
         non2xx,
       });

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, npmStartArgs } from '../test/support/server-process.js';
-import { percentile, runLoad } from './load.js';
+import { Latencies, runLoad } from './load.js';
 import type { BenchScenario, BenchTarget } from './scenarios/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -278,7 +278,7 @@ class Pooled {
   server: number | undefined = 0;
   client = 0;
   /** every response's latency (autocannon, bench/load.ts); wrk reports only its run's p99 */
-  latencies: number[] = [];
+  latencies = new Latencies();
   sliceP99s: number[] = [];
 
   add(m: Awaited<ReturnType<typeof measure>>): void {
@@ -294,9 +294,7 @@ class Pooled {
 
   row(database: string, name: string): Row {
     // pooled latencies give the p99 of the whole measurement; wrk's single run gives its own
-    const p99 = this.latencies.length
-      ? Math.round(percentile(Float64Array.from(this.latencies).sort(), 99) * 10) / 10
-      : Math.max(...this.sliceP99s);
+    const p99 = this.latencies.count ? this.latencies.p99() : Math.max(...this.sliceP99s);
     return {
       database,
       name,
@@ -335,8 +333,8 @@ async function measurePair(
   const n = tool === 'wrk' ? 1 : slices;
   const seconds = Math.max(1, Math.round(duration / n));
   for (let i = 0; i < n; i++) {
-    base.add(await measure(baseUrl, constant, seconds, conns, serverPid, tool, (ms) => base.latencies.push(ms)));
-    pooled.add(await measure(baseUrl, target, seconds, conns, serverPid, tool, (ms) => pooled.latencies.push(ms)));
+    base.add(await measure(baseUrl, constant, seconds, conns, serverPid, tool, (ms) => base.latencies.add(ms)));
+    pooled.add(await measure(baseUrl, target, seconds, conns, serverPid, tool, (ms) => pooled.latencies.add(ms)));
   }
   return { base, pooled };
 }
