@@ -8,6 +8,7 @@ import { jobs as marketingJobs } from './modules/marketing/jobs.js';
 import { jobs as monitoringJobs, scheduleMonitoringJobs } from './modules/monitoring/jobs.js';
 import { PRUNE_HEALTH_HISTORY_CRON, pruneHealthHistoryJob } from './modules/ops/jobs.js';
 import type { JobDefinition } from './platform/queue.js';
+import { scheduleTasks, taskJobs } from './tasks.js';
 
 const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [
   marketingJobs,
@@ -16,6 +17,7 @@ const modules: Array<(ctx: AppContext) => JobDefinition<any>[]> = [
   flightJobs,
   (ctx) => [pruneHealthHistoryJob(ctx)],
   monitoringJobs,
+  taskJobs,
 ];
 
 export function allJobs(ctx: AppContext): JobDefinition<any>[] {
@@ -30,4 +32,5 @@ export function registerJobs(ctx: AppContext): void {
 export async function scheduleJobs(ctx: AppContext): Promise<void> {
   await ctx.queue.schedule(pruneHealthHistoryJob(ctx), PRUNE_HEALTH_HISTORY_CRON, {});
   await scheduleMonitoringJobs(ctx);
+  await scheduleTasks(ctx);
 }

@@ -13,6 +13,7 @@ import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
+import { taskCommand } from './tasks-command.js';
 
 const builtins: Record<string, Command> = {
   serve: {
@@ -40,7 +41,7 @@ const builtins: Record<string, Command> = {
             io.err(`the running server does not take '${command}'`);
             return Promise.resolve(2);
           }
-          return c.run(parseArgs(argv), { ...cli, ...io });
+          return c.run(parseArgs(argv), { ...cli, ...io, app: app.ctx });
         });
       }
       return -1; // keep running
@@ -80,6 +81,7 @@ const FORWARDABLE = (name: string) => name !== 'serve' && name !== 'worker';
 
 const all: Record<string, Command> = {
   ...builtins,
+  task: taskCommand,
   ...catalogCommands,
   ...checkoutCommands,
   ...newsletterCommands,

@@ -1,6 +1,7 @@
 // Operator commands: `tsx src/main.ts NAME [args]`. Each returns its exit code.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
 
 export interface CliContext {
@@ -10,6 +11,8 @@ export interface CliContext {
   log: FastifyBaseLogger;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** the running server's context, when the command was forwarded to it (embedded database) */
+  app?: AppContext;
 }
 
 export interface Command {

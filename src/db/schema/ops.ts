@@ -1,6 +1,6 @@
 // Tables of the ops module: recorded deployments, health check history and the cross-process
 // throttle of health notifications (see its migration range 0500 in src/db/migrations).
-import { index, jsonb, pgTable, serial, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, serial, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
 
 /** One row per POST /api/deployments; the dashboard shows the latest 20. */
 export const deployments = pgTable(
@@ -40,3 +40,20 @@ export const opsNotificationThrottles = pgTable('ops_notification_throttles', {
   key: varchar('key', { length: 100 }).primaryKey(),
   lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
 });
+
+/** One row per run of a scheduled task (src/tasks.ts), by the workers or `npm run task`. */
+export const taskRuns = pgTable(
+  'task_runs',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 100 }).notNull(),
+    /** schedule | command */
+    trigger: varchar('trigger', { length: 20 }).notNull(),
+    asOf: timestamp('as_of', { withTimezone: true }).notNull(),
+    ok: boolean('ok').notNull(),
+    message: text('message').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('task_runs_name_finished_at_idx').on(t.name, t.finishedAt)],
+);

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/support/app.js';
+import { parseArgs } from './platform/cli.js';
+import { runTask, type Task } from './tasks.js';
+import { taskCommand } from './tasks-command.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const lines: string[] = [];
+const cli = () => ({
+  config: t.config,
+  database: t.database,
+  log: t.app.log,
+  out: (l: string) => lines.push(l),
+  err: (l: string) => lines.push(`ERR ${l}`),
+  app: t.app.ctx,
+});
+
+async function runs(name: string) {
+  return (
+    await t.database.query<{ trigger: string; ok: boolean; message: string; as_of: Date }>(
+      'SELECT trigger, ok, message, as_of FROM task_runs WHERE name = $1 ORDER BY id',
+      [name],
+    )
+  ).rows;
+}
+
+describe('scheduled tasks', () => {
+  it('records a run with its trigger, as-of date and outcome', async () => {
+    const task: Task = {
+      name: 'test.ok',
+      describe: 'succeeds',
+      async run(_ctx, run) {
+        run.out('working');
+        return { ok: true, message: `as of ${run.asOf.toISOString().slice(0, 10)}` };
+      },
+    };
+    const out: string[] = [];
+    const result = await runTask(t.app.ctx, task, {
+      asOf: new Date('2026-07-01T00:00:00Z'),
+      trigger: 'command',
+      options: {},
+      out: (l) => out.push(l),
+    });
+    expect(result).toEqual({ ok: true, message: 'as of 2026-07-01' });
+    expect(out).toEqual(['working']);
+    const [row] = await runs('test.ok');
+    expect(row).toMatchObject({ trigger: 'command', ok: true, message: 'as of 2026-07-01' });
+    expect(new Date(row.as_of).toISOString()).toBe('2026-07-01T00:00:00.000Z');
+  });
+
+  it('records a throwing task as a failed run instead of crashing', async () => {
+    const task: Task = {
+      name: 'test.throws',
+      describe: 'fails',
+      async run() {
+        throw new Error('feed unreachable');
+      },
+    };
+    const result = await runTask(t.app.ctx, task, { asOf: new Date(), trigger: 'schedule', options: {}, out() {} });
+    expect(result).toEqual({ ok: false, message: 'feed unreachable' });
+    expect(await runs('test.throws')).toMatchObject([{ trigger: 'schedule', ok: false, message: 'feed unreachable' }]);
+  });
+
+  it('the command refuses an unknown task, a bad --as-of and a missing name with exit 2', async () => {
+    lines.length = 0;
+    expect(await taskCommand.run(parseArgs(['no.such-task']), cli())).toBe(2);
+    expect(lines.at(-1)).toBe('ERR unknown task: no.such-task (npm run task -- --list)');
+    expect(await taskCommand.run(parseArgs(['x', '--as-of=24/11/2026']), cli())).toBe(2);
+    expect(await taskCommand.run(parseArgs([]), cli())).toBe(2);
+    expect(await taskCommand.run(parseArgs(['--list']), cli())).toBe(0);
+  });
+});

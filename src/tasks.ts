@@ -1,0 +1,113 @@
+// The one list of scheduled tasks. A task is work that runs on a schedule in the workers (a pg-boss
+// cron schedule, once per cluster) and on demand as `npm run task -- NAME [--as-of=YYYY-MM-DD]`.
+// Each run is recorded in `task_runs` (name, trigger, outcome, message), where operators see it.
+// A module exports `tasks(ctx)`: its task definitions, built on the process's context.
+import type { AppContext } from './context.js';
+import { type JobDefinition, outcome } from './platform/queue.js';
+
+export interface TaskRun {
+  /** "today" for the task: the clock's now, or the operator's --as-of date (00:00 UTC) */
+  asOf: Date;
+  /** who started it: 'schedule' (the workers) or 'command' (npm run task) */
+  trigger: 'schedule' | 'command';
+  /** the command's extra options (`--email=E`), empty on a schedule */
+  options: Record<string, string | true>;
+  /** progress lines: printed by the command, logged by the workers */
+  out(line: string): void;
+}
+
+export interface TaskResult {
+  ok: boolean;
+  /** one line for the operator: what was done, or why it failed */
+  message: string;
+}
+
+export interface Task {
+  /** dotted name, e.g. 'balance.collect' */
+  name: string;
+  describe: string;
+  /** cron (UTC) for the workers; absent: on demand only */
+  cron?: string;
+  /** job settings for the scheduled run; defaults: 1 try, 600 s */
+  timeoutSeconds?: number;
+  run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
+}
+
+const modules: Array<(ctx: AppContext) => Task[]> = [];
+
+export function allTasks(ctx: AppContext): Task[] {
+  const tasks = modules.flatMap((m) => m(ctx));
+  const seen = new Set<string>();
+  for (const t of tasks) {
+    if (seen.has(t.name)) throw new Error(`task ${t.name} is defined twice`);
+    seen.add(t.name);
+  }
+  return tasks;
+}
+
+/** Runs one task and records the run; an exception is a failed run, not a crash. */
+export async function runTask(ctx: AppContext, task: Task, run: TaskRun): Promise<TaskResult> {
+  const startedAt = ctx.clock.now();
+  let result: TaskResult;
+  try {
+    result = await task.run(ctx, run);
+  } catch (err) {
+    ctx.log.error({ err, task: task.name }, 'task failed');
+    result = { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  await ctx.database.query(
+    `INSERT INTO task_runs (name, trigger, as_of, ok, message, started_at, finished_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [task.name, run.trigger, run.asOf, result.ok, result.message.slice(0, 2000), startedAt, ctx.clock.now()],
+  );
+  return result;
+}
+
+/** The job that runs a scheduled task in the workers: one queue per task (one schedule a queue). */
+export function taskJob(ctx: AppContext, task: Task): JobDefinition<Record<string, never>> {
+  return {
+    name: `task.${task.name}`,
+    queue: `task-${task.name.replace(/[^a-z0-9-]/gi, '-')}`,
+    tries: 1,
+    timeoutSeconds: task.timeoutSeconds ?? 600,
+    backoffSeconds: [60],
+    async handler() {
+      const result = await runTask(ctx, task, {
+        asOf: ctx.clock.now(),
+        trigger: 'schedule',
+        options: {},
+        out: (line) => ctx.log.info({ task: task.name }, line),
+      });
+      return result.ok ? outcome.done() : outcome.fail(result.message);
+    },
+  };
+}
+
+export function taskJobs(ctx: AppContext): JobDefinition<any>[] {
+  return allTasks(ctx)
+    .filter((t) => t.cron)
+    .map((t) => taskJob(ctx, t));
+}
+
+export async function scheduleTasks(ctx: AppContext): Promise<void> {
+  for (const task of allTasks(ctx)) {
+    if (task.cron) await ctx.queue.schedule(taskJob(ctx, task), task.cron, {});
+  }
+}
+
+/** The latest run of each task, for /pulse and the console. */
+export async function latestTaskRuns(
+  ctx: Pick<AppContext, 'database'>,
+): Promise<Array<{ name: string; trigger: string; ok: boolean; message: string; finishedAt: Date }>> {
+  const { rows } = await ctx.database.query<{
+    name: string;
+    trigger: string;
+    ok: boolean;
+    message: string;
+    finished_at: Date;
+  }>(
+    `SELECT DISTINCT ON (name) name, trigger, ok, message, finished_at FROM task_runs
+      ORDER BY name, finished_at DESC`,
+  );
+  return rows.map((r) => ({ ...r, finishedAt: new Date(r.finished_at) }));
+}
