@@ -112,6 +112,7 @@ describe('pg-boss queue with instant backoff', () => {
       return outcome.ignore('not configured');
     },
   });
+  const slowAbortReasons: string[] = [];
   const slow = def<{ key: string }>({
     name: 'test.slow',
     queue: 'q-slow',
@@ -119,6 +120,9 @@ describe('pg-boss queue with instant backoff', () => {
     timeoutSeconds: 1,
     handler: async (p, job) => {
       record(p.key, p, job);
+      // stands for an outside call that honours the signal: it ends when the time-out aborts it
+      await new Promise((resolve) => job.signal.addEventListener('abort', resolve, { once: true }));
+      slowAbortReasons.push(String(job.signal.reason));
       return new Promise(() => {});
     },
   });
@@ -233,6 +237,8 @@ describe('pg-boss queue with instant backoff', () => {
     const id = (await queue.dispatch(slow, { key: 'slow' }))!;
     await waitFor(async () => (await jobRow(id))?.state === 'failed', 5000);
     expect((await queue.failedJobs('q-slow'))[0].error).toBe('timed out after 1 s');
+    // the handler's signal was aborted, so its outside calls stop instead of running on unseen
+    expect(slowAbortReasons).toEqual(['JobTimeoutError: timed out after 1 s']);
   });
 
   it('drops a second dispatch with the same key inside the unique window', async () => {

@@ -342,10 +342,11 @@ export class PgBossQueue implements Queue {
       log.error({ jobId: job.id, queue, jobClass: job.data?.job }, 'no handler registered for job class');
       throw new Error(`no handler registered for job class ${job.data?.job}`);
     }
-    const info: JobInfo = { id: job.id, name: def.name, queue, attempt };
+    const timeout = new AbortController();
+    const info: JobInfo = { id: job.id, name: def.name, queue, attempt, signal: timeout.signal };
     const ctx = { jobId: job.id, jobClass: def.name, queue, attempt };
     if (attempt > def.tries) return this.exhausted(def, job, info, 'the last try did not finish (its worker stopped)');
-    const result = await runWithTimeout(def, job.data.payload, info);
+    const result = await runWithTimeout(def, job.data.payload, info, timeout);
     switch (result.kind) {
       case 'done':
         return { outcome: 'done' };
@@ -406,6 +407,11 @@ export class PgBossQueue implements Queue {
   }
 }
 
+/** The reason a job's signal carries when its time-out passed. */
+export class JobTimeoutError extends Error {
+  override name = 'JobTimeoutError';
+}
+
 /** An error whose message is the outcome's text (pg-boss stores it as the job's output). */
 class JobError extends Error {
   constructor(message: string) {
@@ -416,13 +422,20 @@ class JobError extends Error {
   }
 }
 
-async function runWithTimeout<P>(def: JobDefinition<P>, payload: P, info: JobInfo): Promise<JobOutcome> {
+async function runWithTimeout<P>(
+  def: JobDefinition<P>,
+  payload: P,
+  info: JobInfo,
+  controller: AbortController,
+): Promise<JobOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<JobOutcome>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ kind: 'retry', error: `timed out after ${def.timeoutSeconds} s` }),
-      def.timeoutSeconds * 1000,
-    );
+    timer = setTimeout(() => {
+      const error = `timed out after ${def.timeoutSeconds} s`;
+      // the handler's outside calls see the abort and stop; the try counts as failed either way
+      controller.abort(new JobTimeoutError(error));
+      resolve({ kind: 'retry', error });
+    }, def.timeoutSeconds * 1000);
   });
   try {
     return await Promise.race([

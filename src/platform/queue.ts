@@ -28,6 +28,11 @@ export interface JobInfo {
   queue: string;
   /** 1 for the first try */
   attempt: number;
+  /**
+   * Aborted when the job's time-out passes: hand it to every outside call (fetch, provider SDKs,
+   * queries that may block) so the handler really stops instead of running on unseen.
+   */
+  signal: AbortSignal;
 }
 
 export interface JobDefinition<P> {

@@ -38,6 +38,7 @@ const job = (attempt: number): JobInfo => ({
   name: 'flights.book-leg',
   queue: 'flights',
   attempt,
+  signal: new AbortController().signal,
 });
 
 describe('Book All Flights on the real queue', () => {

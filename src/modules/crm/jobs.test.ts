@@ -21,7 +21,13 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-const info = { id: 'j1', name: 'newsletter.crm-sync', queue: 'crm-sync', attempt: 1 };
+const info = {
+  id: 'j1',
+  name: 'newsletter.crm-sync',
+  queue: 'crm-sync',
+  attempt: 1,
+  signal: new AbortController().signal,
+};
 
 async function run(subscriberId: number, phoneOnly = false, env: Record<string, string> = {}) {
   const { deps, logger } = crmDeps(database, fake, env);

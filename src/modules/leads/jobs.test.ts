@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-const info = { id: 'j1', name: 'lead.crm-push', queue: 'crm-sync', attempt: 1 };
+const info = { id: 'j1', name: 'lead.crm-push', queue: 'crm-sync', attempt: 1, signal: new AbortController().signal };
 
 async function run(leadId: number, env: Record<string, string> = {}) {
   const { deps, logger } = crmDeps(database, fake, env);

@@ -52,7 +52,13 @@ function deps(over: Partial<MarketingDeps> = {}): MarketingDeps {
   };
 }
 
-const info: JobInfo = { id: 'job-1', name: 'marketing.subscriber-sync', queue: 'marketing-sync', attempt: 1 };
+const info: JobInfo = {
+  id: 'job-1',
+  name: 'marketing.subscriber-sync',
+  queue: 'marketing-sync',
+  attempt: 1,
+  signal: new AbortController().signal,
+};
 
 async function run(subscriberId: number, phoneOnly = false, d = deps(), timeoutMs?: number): Promise<JobOutcome> {
   return marketingSyncJob(d, { timeoutMs }).handler({ subscriberId, phoneOnly }, info);

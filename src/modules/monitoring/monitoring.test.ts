@@ -372,7 +372,7 @@ describe('pruning', () => {
     clock.set(TEST_NOW);
     expect(await database.db.select().from(pulseRequestAggregates)).toHaveLength(4);
 
-    const info = { id: 'j1', name: 'x', queue: 'x', attempt: 1 };
+    const info = { id: 'j1', name: 'x', queue: 'x', attempt: 1, signal: new AbortController().signal };
     expect(await prunePulseJob(app.ctx).handler({}, info)).toEqual({ kind: 'done' });
     const minutes = (await database.db.select().from(pulseRequestAggregates)).map((r) => r.minute.getTime()).sort();
     expect(minutes).toEqual([at(6).getTime()]);

@@ -149,7 +149,10 @@ describe('GET /health', () => {
     const job = pruneHealthHistoryJob(t.app.ctx);
     expect(PRUNE_HEALTH_HISTORY_CRON).toBe('0 3 * * *');
     expect(job).toMatchObject({ name: 'ops.prune-health-history', queue: 'ops-maintenance', tries: 3 });
-    const outcome = await job.handler({}, { id: 'j1', name: job.name, queue: job.queue, attempt: 1 });
+    const outcome = await job.handler(
+      {},
+      { id: 'j1', name: job.name, queue: job.queue, attempt: 1, signal: new AbortController().signal },
+    );
     expect(outcome).toEqual({ kind: 'done' });
     expect(await t.database.db.select().from(healthCheckResults)).toHaveLength(0);
   });
