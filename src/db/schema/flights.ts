@@ -36,6 +36,10 @@ export const passengers = pgTable(
     phone: varchar('phone', { length: 30 }).notNull(),
     email: varchar('email', { length: 255 }).notNull(),
     ...timestamps,
+    /** mr, ms, mrs, miss, dr: asked when the flight provider needs it (Duffel) */
+    title: varchar('title', { length: 4 }),
+    /** m or f: asked when the flight provider needs it (Duffel) */
+    gender: varchar('gender', { length: 1 }),
   },
   (t) => [index('passengers_client').on(t.clientId)],
 );
@@ -180,6 +184,12 @@ export const flightLegAttempts = pgTable(
     noMatchCount: integer('no_match_count').notNull().default(0),
     lastError: jsonb('last_error').$type<Record<string, unknown>>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** set just before the provider's booking call: an order may exist from here on */
+    bookingStartedAt: timestamp('booking_started_at', { withTimezone: true }),
+    /** unclassified exceptions of the leg's job (the spec's max exceptions) */
+    exceptionCount: integer('exception_count').notNull().default(0),
+    /** the admin's last re-booking search for the leg: {flow_id, searched_at, fares} */
+    rebookSearch: jsonb('rebook_search').$type<Record<string, unknown>>(),
   },
   (t) => [primaryKey({ columns: [t.bookingId, t.legIndex] })],
 );

@@ -102,6 +102,8 @@ export async function finalizeBooking(
       booking.id,
       travelers.map((t) => ({
         clientId,
+        title: t.title ?? null,
+        gender: t.gender ?? null,
         firstName: t.first_name,
         lastName: t.last_name,
         nationality: t.nationality.toUpperCase(),

@@ -64,6 +64,8 @@ const Session = Type.Object({
   traveler_data: Nullable(
     Type.Array(
       Type.Object({
+        title: Type.Optional(Type.String({ description: 'mr, ms, mrs, miss, dr; when the flight provider needs it' })),
+        gender: Type.Optional(Type.String({ description: 'm or f; when the flight provider needs it' })),
         first_name: Type.String(),
         last_name: Type.String(),
         nationality: Type.String(),

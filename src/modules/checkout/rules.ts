@@ -293,6 +293,10 @@ export interface ClientData {
 }
 
 export interface TravelerData {
+  /** mr, ms, mrs, miss, dr: asked when the flight provider needs it (Duffel) */
+  title?: string | null;
+  /** m or f: asked when the flight provider needs it (Duffel) */
+  gender?: string | null;
   first_name: string;
   last_name: string;
   nationality: string;
@@ -370,6 +374,7 @@ export function checkTraveler(
   bag: FieldErrorBag,
   prefix: string,
   today: string,
+  extra: readonly TravelerExtraField[] = [],
 ): TravelerData {
   const name = (key: 'first_name' | 'last_name', label: string): string => {
     const v = requireString(bag, `${prefix}${key}`, label, input[key]);
@@ -410,7 +415,11 @@ export function checkTraveler(
   const birthDate = date('birth_date', 'birth date', false);
   const phone = checkPhone(bag, `${prefix}phone`, input.phone);
   const email = checkEmail(bag, `${prefix}email`, input.email);
+  const title = checkChoice(bag, `${prefix}title`, 'title', input.title, TITLES, extra.includes('title'));
+  const gender = checkChoice(bag, `${prefix}gender`, 'gender', input.gender, GENDERS, extra.includes('gender'));
   return {
+    ...(title ? { title } : {}),
+    ...(gender ? { gender } : {}),
     first_name: first,
     last_name: last,
     nationality: (nationality ?? '').toUpperCase(),
@@ -422,14 +431,51 @@ export function checkTraveler(
   };
 }
 
+/** Traveler fields beyond the spec's, required only when the flight provider needs them. */
+export type TravelerExtraField = 'title' | 'gender';
+export const TITLES = ['mr', 'ms', 'mrs', 'miss', 'dr'] as const;
+export const GENDERS = ['m', 'f'] as const;
+
+/** An optional field from a closed list (lower-cased); required when `required`. */
+function checkChoice(
+  bag: FieldErrorBag,
+  field: string,
+  label: string,
+  value: unknown,
+  allowed: readonly string[],
+  required: boolean,
+): string | null {
+  const v = str(value).toLowerCase();
+  if (v === '') {
+    if (required) bag.add(field, `The ${label} field is required by the flight provider.`);
+    return null;
+  }
+  if (!allowed.includes(v)) {
+    bag.add(field, `The ${label} field must be one of: ${allowed.join(', ')}.`);
+    return null;
+  }
+  return v;
+}
+
 /** All travelers; their number must equal the passengers of the session. */
-export function checkTravelers(list: unknown[], expected: number, today: string): TravelerData[] {
+export function checkTravelers(
+  list: unknown[],
+  expected: number,
+  today: string,
+  extra: readonly TravelerExtraField[] = [],
+): TravelerData[] {
   const bag = new FieldErrorBag();
   if (list.length !== expected) {
     bag.add('travelers', `The number of travelers must be ${expected}, got ${list.length}.`);
   }
   const out = list.map((t, i) =>
-    checkTraveler(t && typeof t === 'object' ? (t as Record<string, unknown>) : {}, bag, `travelers.${i}.`, today),
+    checkTraveler(
+      t && typeof t === 'object' ? (t as Record<string, unknown>) : {},
+      bag,
+      `travelers.${i}.`,
+      today,
+      extra,
+    ),
   );
   bag.throwIfAny(400);
   return out;

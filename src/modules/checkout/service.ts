@@ -10,6 +10,7 @@ import { labelsFor } from '../catalog/labels.js';
 import { findOffer, type OfferWithProduct, offerFinalPrice } from '../catalog/offers.js';
 import { cityCountry, isInsideLeadTime } from '../catalog/rules.js';
 import { loadExchangeRates, loadItineraryDays } from '../catalog/supply.js';
+import { flightProvider } from '../flights/providers.js';
 import type { MarketScope } from '../markets/rules.js';
 import { productPath } from '../markets/rules.js';
 import * as repo from './repository.js';
@@ -664,7 +665,9 @@ export class CheckoutService {
   async saveTravelers(scope: MarketScope, token: string | undefined, travelers: unknown[], advance?: boolean) {
     const s = await this.requireSession(scope, token);
     const today = dateIn(scope.market.timezone, this.now());
-    const travelerData = checkTravelers(travelers, s.state.actualPaxCount, today);
+    // title and gender only when the flight provider books with them (Duffel)
+    const extra = flightProvider(this.ctx).requiredTravelerFields;
+    const travelerData = checkTravelers(travelers, s.state.actualPaxCount, today, extra);
     const state = await this.save(s, { travelerData });
     await this.advance(state, STEP_AFTER.travelers, advance);
     return this.view(state);

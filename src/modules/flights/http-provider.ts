@@ -6,6 +6,8 @@ import { toCents } from '../../platform/money.js';
 import {
   type BookFareRequest,
   type CabinClass,
+  type CallOptions,
+  type ExtraTravelerField,
   type Fare,
   type FlightProvider,
   FlightProviderError,
@@ -109,33 +111,42 @@ function parsed<T>(op: Operation, read: () => T): T {
 
 export class HttpFlightProvider implements FlightProvider {
   readonly name = 'http';
+  readonly requiredTravelerFields: readonly ExtraTravelerField[] = [];
   private readonly timeoutMs: number;
 
   constructor(private readonly options: HttpProviderOptions) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  async search(req: FlightSearchRequest): Promise<SearchResult> {
-    const body = await this.call<{ flow_id: string; fares: WireFare[] }>('search', 'POST', '/v1/search', {
-      trip_type: req.tripType,
-      cabin_class: req.cabin,
-      passengers: { adults: req.pax },
-      currency: req.currency,
-      legs: req.legs.map((l) => ({ origin: l.origin, destination: l.destination, departure_date: l.date })),
-    });
+  async search(req: FlightSearchRequest, opts: CallOptions = {}): Promise<SearchResult> {
+    const body = await this.call<{ flow_id: string; fares: WireFare[] }>(
+      'search',
+      'POST',
+      '/v1/search',
+      {
+        trip_type: req.tripType,
+        cabin_class: req.cabin,
+        passengers: { adults: req.pax },
+        currency: req.currency,
+        legs: req.legs.map((l) => ({ origin: l.origin, destination: l.destination, departure_date: l.date })),
+      },
+      undefined,
+      opts,
+    );
     return parsed('search', () => {
       if (!Array.isArray(body.fares ?? [])) throw new TypeError('fares is not a list');
       return { flowId: String(body.flow_id ?? ''), fares: (body.fares ?? []).map(fareOf) };
     });
   }
 
-  async verify(fareId: string, flowId: string): Promise<VerifiedFare> {
+  async verify(fareId: string, flowId: string, opts: CallOptions = {}): Promise<VerifiedFare> {
     const body = await this.call<{ fare_id: string; total_price: string | number; currency: string }>(
       'verify',
       'POST',
       `/v1/fares/${encodeURIComponent(fareId)}/verify`,
       { flow_id: flowId },
       fareId,
+      opts,
     );
     return parsed('verify', () => ({
       fareId: body.fare_id ?? fareId,
@@ -144,7 +155,7 @@ export class HttpFlightProvider implements FlightProvider {
     }));
   }
 
-  async book(req: BookFareRequest): Promise<Reservation> {
+  async book(req: BookFareRequest, opts: CallOptions = {}): Promise<Reservation> {
     const body = await this.call<WireReservation>(
       'book',
       'POST',
@@ -165,20 +176,36 @@ export class HttpFlightProvider implements FlightProvider {
         })),
       },
       req.fareId,
+      opts,
     );
     return parsed('book', () => reservationOf(body));
   }
 
-  async retrieve(reservationId: string): Promise<Reservation> {
+  async retrieve(reservationId: string, opts: CallOptions = {}): Promise<Reservation> {
     const body = await this.call<WireReservation>(
       'retrieve',
       'GET',
       `/v1/bookings/${encodeURIComponent(reservationId)}`,
+      undefined,
+      undefined,
+      opts,
     );
     return parsed('retrieve', () => reservationOf(body));
   }
 
-  private async call<T>(op: Operation, method: string, path: string, body?: unknown, fareId?: string): Promise<T> {
+  /** The wire format has no order list: an earlier booking cannot be looked up. */
+  async findBooking(): Promise<Reservation | null> {
+    return null;
+  }
+
+  private async call<T>(
+    op: Operation,
+    method: string,
+    path: string,
+    body?: unknown,
+    fareId?: string,
+    opts: CallOptions = {},
+  ): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.options.baseUrl}${path}`, {
@@ -189,7 +216,7 @@ export class HttpFlightProvider implements FlightProvider {
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), ...(opts.signal ? [opts.signal] : [])]),
       });
     } catch (err) {
       const name = (err as Error).name;

@@ -3,15 +3,27 @@
 // record and queues the retrieval of the reservation details. Outcomes:
 //   no matching fare       release for 300 s once, then fail
 //   search/verify/booking  retry after 120 s (3 tries), then fail
+//   rate limited (429)     release for the provider's reset delay (no try used)
 //   validation             fail at once (the same data would be refused again)
+//   unclassified exception retried by the queue; the second one fails the leg (max exceptions 2)
 // A terminal failure moves the booking to flight_booking_failed with the failure metadata.
+// Booking twice is impossible: before the booking call the leg is marked as started, and a later
+// run (after a time-out, a 5xx or a crash) asks the provider for an order of this booking and
+// leg before booking again. Every provider call gets the job's signal (its 420 s time-out).
 import type { AppContext } from '../../context.js';
 import { formatCents } from '../../platform/money.js';
 import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../../platform/queue.js';
 import { BookingStatus } from '../bookings/rules.js';
 import { transition } from '../bookings/status.js';
 import { findBooking } from '../checkout/repository.js';
-import { FlightProviderError } from './provider.js';
+import {
+  type PassengerGender as BookingPassengerGender,
+  type PassengerTitle as BookingPassengerTitle,
+  type CallOptions,
+  type Fare,
+  FlightProviderError,
+  type Reservation,
+} from './provider.js';
 import { flightProvider } from './providers.js';
 import * as repo from './repository.js';
 import {
@@ -23,6 +35,7 @@ import {
   internationalSearch,
   noMatchingFareMetadata,
   providerFailureMetadata,
+  verifiedPriceChange,
 } from './rules.js';
 
 export interface BookLegPayload {
@@ -41,7 +54,15 @@ export const LEG_JOB = {
   uniqueSeconds: 480,
   backoffSeconds: [120],
   noMatchReleaseSeconds: 300,
+  /** unclassified exceptions (not provider failures) before the leg fails, apart from tries */
+  maxExceptions: 2,
 } as const;
+
+/** What a booked leg was booked with (the job's matched fare or the admin's re-booking pick). */
+export interface LegFareChoice {
+  fare: Fare;
+  flowId: string;
+}
 
 /** The flight data stored on a booking at finalization (flight_selection). */
 export interface StoredFlightSelection {
@@ -55,6 +76,9 @@ export interface StoredFlightSelection {
 export interface FlightJobs {
   bookLeg: JobDefinition<BookLegPayload>;
   retrieveReservation: JobDefinition<RetrieveReservationPayload>;
+  /** books one leg with a chosen fare and stores its record (shared by the job and re-booking) */
+  bookLegFare(bookingId: number, legIndex: number, choice: LegFareChoice, opts: CallOptions): Promise<void>;
+  failBooking(bookingId: number, meta: FailureMetadata): Promise<void>;
 }
 
 const jobsByContext = new WeakMap<AppContext, FlightJobs>();
@@ -126,17 +150,120 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     });
   }
 
+  async function findEarlierBooking(
+    reference: string,
+    bookingId: number,
+    legIndex: number,
+    signal?: AbortSignal,
+  ): Promise<Reservation | null> {
+    const lead = (await repo.passengersOf(db, bookingId))[0];
+    if (!lead) return null;
+    return flightProvider(ctx).findBooking(
+      { reference, legIndex, leadPassenger: { firstName: lead.firstName, lastName: lead.lastName } },
+      { signal },
+    );
+  }
+
+  async function storeLeg(
+    bookingId: number,
+    leg: FlightLeg,
+    reservation: Reservation,
+    from: { fareId: string | null; flowId: string | null; flightNumbers: string[] | null },
+  ): Promise<void> {
+    const provider = flightProvider(ctx);
+    const numbers =
+      from.flightNumbers ??
+      ((reservation.details.slices as { segments?: { flight_number: string }[] }[] | undefined) ?? []).flatMap((s) =>
+        (s.segments ?? []).map((g) => g.flight_number),
+      );
+    const record = await repo.saveFlightBooking(db, {
+      bookingId,
+      legIndex: leg.leg_index,
+      flightType: leg.type,
+      cabinClass: leg.cabin_class,
+      provider: provider.name,
+      fareId: from.fareId ?? String(reservation.details.fare_id ?? reservation.reservationId),
+      flowId: from.flowId,
+      reservationId: reservation.reservationId,
+      pnr: reservation.pnr,
+      status: reservation.status,
+      totalPrice: formatCents(reservation.totalCents),
+      currency: reservation.currency,
+      flightNumbers: numbers,
+    });
+    await ctx.queue.dispatch(retrieveReservation, { flightBookingId: record.id });
+  }
+
+  async function bookLegFare(
+    bookingId: number,
+    legIndex: number,
+    { fare, flowId }: LegFareChoice,
+    opts: CallOptions,
+  ): Promise<void> {
+    const booking = await findBooking(db, bookingId);
+    const selection = booking?.flightSelection as StoredFlightSelection | null;
+    const leg = selection?.legs?.find((l) => l.leg_index === legIndex);
+    if (!booking || !selection || !leg) throw new Error(`booking ${bookingId} has no leg ${legIndex}`);
+    const provider = flightProvider(ctx);
+    const verified = await provider.verify(fare.id, flowId, opts);
+    const moved = verifiedPriceChange(fare, verified);
+    if (moved) throw moved;
+    const travelers = await repo.passengersOf(db, bookingId);
+    const startedBefore = await repo.markBookingStarted(db, bookingId, legIndex);
+    if (startedBefore) {
+      // set between the job's look-up and now only by a concurrent run: look once more
+      const earlier = await findEarlierBooking(booking.reference, bookingId, legIndex, opts.signal);
+      if (earlier) {
+        await storeLeg(bookingId, leg, earlier, { fareId: null, flowId: null, flightNumbers: null });
+        await afterLegBooked(bookingId, selection.legs.length, legIndex);
+        return;
+      }
+    }
+    const reservation = await provider.book(
+      {
+        fareId: fare.id,
+        flowId,
+        reference: booking.reference,
+        legIndex,
+        passengers: travelers.map((p) => ({
+          title: p.title as BookingPassengerTitle,
+          gender: p.gender as BookingPassengerGender,
+          firstName: p.firstName,
+          lastName: p.lastName,
+          birthDate: p.birthDate,
+          nationality: p.nationality,
+          passportNumber: p.passportNumber,
+          passportExpiry: p.passportExpiry,
+          email: p.email,
+          phone: p.phone,
+        })),
+      },
+      opts,
+    );
+    await storeLeg(
+      bookingId,
+      leg,
+      {
+        ...reservation,
+        totalCents: reservation.totalCents || verified.totalCents,
+        currency: reservation.currency || verified.currency,
+      },
+      { fareId: fare.id, flowId, flightNumbers: fare.legs.flatMap((l) => l.flightNumbers) },
+    );
+    await afterLegBooked(bookingId, selection.legs.length, legIndex);
+  }
+
   const retrieveReservation: JobDefinition<RetrieveReservationPayload> = {
     name: 'flights.retrieve-reservation',
     queue: FLIGHTS_QUEUE,
     tries: 3,
     timeoutSeconds: 60,
     backoffSeconds: [60, 300],
-    async handler({ flightBookingId }) {
+    async handler({ flightBookingId }, job) {
       const record = await repo.findFlightBooking(db, flightBookingId);
       if (!record) return outcome.ignore('flight booking gone');
       try {
-        const r = await flightProvider(ctx).retrieve(record.reservationId);
+        const r = await flightProvider(ctx).retrieve(record.reservationId, { signal: job.signal });
         await repo.updateFlightBooking(db, record.id, {
           pnr: r.pnr,
           status: r.status,
@@ -174,14 +301,25 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       }
 
       const provider = flightProvider(ctx);
+      const signal = job.signal;
       const pax = booking.actualPaxCount;
-      const request =
-        leg.type === 'international'
-          ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
-          : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
       let fareId: string | undefined;
       try {
-        const { flowId, fares } = await provider.search(request);
+        // an earlier run may have booked this leg without storing the record (time-out, crash)
+        const attempt = await repo.legAttempt(db, bookingId, legIndex);
+        if (attempt?.bookingStartedAt) {
+          const earlier = await findEarlierBooking(booking.reference, bookingId, legIndex, signal);
+          if (earlier) {
+            await storeLeg(bookingId, leg, earlier, { fareId: null, flowId: null, flightNumbers: null });
+            await afterLegBooked(bookingId, selection.legs.length, legIndex);
+            return outcome.done();
+          }
+        }
+        const request =
+          leg.type === 'international'
+            ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
+            : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
+        const { flowId, fares } = await provider.search(request, { signal });
         const fare = findMatchingFare(leg, fares, pax);
         if (!fare) {
           const meta = noMatchingFareMetadata(leg, pax, fares.length);
@@ -191,48 +329,29 @@ export function flightJobs(ctx: AppContext): FlightJobs {
           return outcome.fail(meta.message);
         }
         fareId = fare.id;
-        const verified = await provider.verify(fare.id, flowId);
-        const travelers = await repo.passengersOf(db, bookingId);
-        const reservation = await provider.book({
-          fareId: fare.id,
-          flowId,
-          reference: booking.reference,
-          passengers: travelers.map((p) => ({
-            firstName: p.firstName,
-            lastName: p.lastName,
-            birthDate: p.birthDate,
-            nationality: p.nationality,
-            passportNumber: p.passportNumber,
-            passportExpiry: p.passportExpiry,
-            email: p.email,
-            phone: p.phone,
-          })),
-        });
-        const record = await repo.saveFlightBooking(db, {
-          bookingId,
-          legIndex,
-          flightType: leg.type,
-          cabinClass: leg.cabin_class,
-          provider: provider.name,
-          fareId: fare.id,
-          flowId,
-          reservationId: reservation.reservationId,
-          pnr: reservation.pnr,
-          status: reservation.status,
-          totalPrice: formatCents(reservation.totalCents || verified.totalCents),
-          currency: reservation.currency || verified.currency,
-          flightNumbers: fare.legs.flatMap((l) => l.flightNumbers),
-        });
-        await ctx.queue.dispatch(retrieveReservation, { flightBookingId: record.id });
-        await afterLegBooked(bookingId, selection.legs.length, legIndex);
+        await bookLegFare(bookingId, legIndex, { fare, flowId }, { signal });
         return outcome.done();
       } catch (err) {
-        if (!(err instanceof FlightProviderError)) throw err;
+        if (!(err instanceof FlightProviderError)) {
+          // an unclassified exception: the queue retries it, the second one fails the leg
+          const message = (err as Error).message ?? String(err);
+          const meta: FailureMetadata = { message, sub_type: 'exception', leg_index: legIndex };
+          const count = await repo.countLegException(db, bookingId, legIndex, meta);
+          if (count >= LEG_JOB.maxExceptions) {
+            await failBooking(bookingId, { ...meta, exceptions: count });
+            return outcome.fail(message);
+          }
+          throw err;
+        }
         if (fareId && !err.details.fare_id) err.details.fare_id = fareId;
         const meta = providerFailureMetadata(err, legIndex);
         if (err.kind === 'validation') {
           await failBooking(bookingId, meta);
           return outcome.fail(meta.message);
+        }
+        if (err.kind === 'rate_limited') {
+          await repo.recordLegError(db, bookingId, legIndex, meta);
+          return outcome.release(err.details.retry_after ?? 60, meta.message);
         }
         return retryOrFail(bookingId, job, meta);
       }
@@ -245,7 +364,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     },
   };
 
-  const jobs = { bookLeg, retrieveReservation };
+  const jobs = { bookLeg, retrieveReservation, bookLegFare, failBooking };
   jobsByContext.set(ctx, jobs);
   return jobs;
 }

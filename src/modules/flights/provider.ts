@@ -1,6 +1,8 @@
 // The flight provider port: search (round trip, multi-city, one-way) with cabin and passengers,
-// verify a fare, book it, retrieve the reservation. Adapters: the deterministic sandbox
-// (embedded default) and the HTTP provider. Money is integer cents in the fare's currency.
+// verify a fare, book it, retrieve the reservation, and find a booking made earlier for one leg
+// (after a time-out or a crash). Adapters: the deterministic sandbox (embedded default) and
+// Duffel. Money is integer cents in the fare's currency. Every call takes an AbortSignal: the
+// leg job's time-out (and the caller's own deadline) stops it.
 
 export type CabinClass = 'ECONOMY' | 'BUSINESS';
 export type TripType = 'ROUND_TRIP' | 'MULTI_CITY' | 'ONE_WAY';
@@ -66,7 +68,16 @@ export interface VerifiedFare {
   currency: string;
 }
 
+/** Titles and genders as Duffel's orders take them. */
+export type PassengerTitle = 'mr' | 'ms' | 'mrs' | 'miss' | 'dr';
+export type PassengerGender = 'm' | 'f';
+
+/** Traveler fields beyond the spec's that a provider needs to book (see requiredTravelerFields). */
+export type ExtraTravelerField = 'title' | 'gender';
+
 export interface BookingPassenger {
+  title?: PassengerTitle | null;
+  gender?: PassengerGender | null;
   firstName: string;
   lastName: string;
   birthDate: string;
@@ -82,7 +93,22 @@ export interface BookFareRequest {
   flowId: string;
   /** the booking reference, sent so the provider's records can be traced back */
   reference: string;
+  /** the leg of the booking; with the reference it names the booking at the provider */
+  legIndex: number;
   passengers: BookingPassenger[];
+}
+
+/** What names one leg's booking at the provider: our reference and the leg (order metadata). */
+export interface LegBookingKey {
+  reference: string;
+  legIndex: number;
+  /** the lead passenger's names, to narrow the provider's order list */
+  leadPassenger: { firstName: string; lastName: string };
+}
+
+export interface CallOptions {
+  /** aborts the call (the job's time-out); the adapter adds its own per-call time-out */
+  signal?: AbortSignal;
 }
 
 export interface Reservation {
@@ -97,11 +123,18 @@ export interface Reservation {
 
 export interface FlightProvider {
   readonly name: string;
-  search(req: FlightSearchRequest): Promise<SearchResult>;
+  /** traveler fields the provider needs on top of the spec's (the traveler step requires them) */
+  readonly requiredTravelerFields: readonly ExtraTravelerField[];
+  search(req: FlightSearchRequest, opts?: CallOptions): Promise<SearchResult>;
   /** re-prices the fare; throws price_change / fare_expired when it moved or lapsed */
-  verify(fareId: string, flowId: string): Promise<VerifiedFare>;
-  book(req: BookFareRequest): Promise<Reservation>;
-  retrieve(reservationId: string): Promise<Reservation>;
+  verify(fareId: string, flowId: string, opts?: CallOptions): Promise<VerifiedFare>;
+  book(req: BookFareRequest, opts?: CallOptions): Promise<Reservation>;
+  retrieve(reservationId: string, opts?: CallOptions): Promise<Reservation>;
+  /**
+   * The booking made earlier for this leg, if any: asked before booking again after an unclear
+   * outcome (time-out, 5xx, a worker killed between "order created" and "record stored").
+   */
+  findBooking(key: LegBookingKey, opts?: CallOptions): Promise<Reservation | null>;
 }
 
 export type ProviderFailureKind =
@@ -111,7 +144,9 @@ export type ProviderFailureKind =
   | 'price_change'
   | 'fare_expired'
   | 'verify_failed'
-  | 'booking_failed';
+  | 'booking_failed'
+  /** 429: try again after details.retry_after seconds (the job releases, no try used) */
+  | 'rate_limited';
 
 export interface ProviderFailureDetails {
   fare_id?: string;
@@ -121,6 +156,10 @@ export interface ProviderFailureDetails {
   expired_at?: string;
   validation_errors?: unknown[];
   provider_errors?: unknown[];
+  /** seconds until the provider's rate limit resets (rate_limited) */
+  retry_after?: number;
+  /** a booking call whose result is unknown (time-out, 500/502): it may exist at the provider */
+  outcome_unknown?: boolean;
 }
 
 /** A classified provider failure; `details` feed the booking's failure metadata. */

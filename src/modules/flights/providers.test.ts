@@ -70,7 +70,13 @@ describe('sandbox provider', () => {
     const { flowId, fares } = await p.search(roundTrip);
     const verified = await new SandboxFlightProvider().verify(fares[2].id, flowId);
     expect(verified).toEqual({ fareId: fares[2].id, totalCents: fares[2].totalCents, currency: 'EUR' });
-    const booked = await p.book({ fareId: fares[2].id, flowId, reference: 'ITN-1', passengers: [passenger] });
+    const booked = await p.book({
+      fareId: fares[2].id,
+      flowId,
+      reference: 'ITN-1',
+      legIndex: 0,
+      passengers: [passenger],
+    });
     expect(booked.status).toBe('CONFIRMED');
     expect(booked.pnr).toMatch(/^[0-9A-F]{6}$/);
     const again = await new SandboxFlightProvider().retrieve(booked.reservationId);
@@ -87,7 +93,9 @@ describe('sandbox provider', () => {
     expect(changed.kind).toBe('price_change');
     expect(changed.details.original_price).toBe(fares[0].totalCents / 100);
     p.setFailure('book', 'api_error');
-    const apiError = await failureOf(p.book({ fareId: fares[0].id, flowId, reference: 'R', passengers: [] }));
+    const apiError = await failureOf(
+      p.book({ fareId: fares[0].id, flowId, reference: 'R', legIndex: 0, passengers: [] }),
+    );
     expect(apiError.details.provider_errors).toHaveLength(1);
     expect((await failureOf(p.verify('SBX.bogus', flowId))).kind).toBe('fare_expired');
   });
@@ -124,7 +132,13 @@ describe('HTTP provider adapter', () => {
   it('verifies, books with the passengers and retrieves the reservation', async () => {
     const { flowId, fares } = await provider.search(roundTrip);
     expect((await provider.verify(fares[1].id, flowId)).totalCents).toBe(fares[1].totalCents);
-    const booked = await provider.book({ fareId: fares[1].id, flowId, reference: 'ITN-7', passengers: [passenger] });
+    const booked = await provider.book({
+      fareId: fares[1].id,
+      flowId,
+      reference: 'ITN-7',
+      legIndex: 0,
+      passengers: [passenger],
+    });
     expect(fake.requests.at(-1)!.body).toMatchObject({
       fare_id: fares[1].id,
       flow_id: flowId,
@@ -169,12 +183,16 @@ describe('HTTP provider adapter', () => {
       status: 422,
       body: { errors: [{ field: 'passengers.0.passport_number', message: 'bad' }] },
     });
-    const invalid = await failureOf(provider.book({ fareId: fares[0].id, flowId, reference: 'R', passengers: [] }));
+    const invalid = await failureOf(
+      provider.book({ fareId: fares[0].id, flowId, reference: 'R', legIndex: 0, passengers: [] }),
+    );
     expect(invalid.kind).toBe('validation');
     expect(invalid.details.validation_errors).toEqual([{ field: 'passengers.0.passport_number', message: 'bad' }]);
 
     fake.failNext('book', { status: 409, body: { error: { code: 'SEATS_GONE', message: 'no seats' } } });
-    const notBooked = await failureOf(provider.book({ fareId: fares[0].id, flowId, reference: 'R', passengers: [] }));
+    const notBooked = await failureOf(
+      provider.book({ fareId: fares[0].id, flowId, reference: 'R', legIndex: 0, passengers: [] }),
+    );
     expect(notBooked).toMatchObject({ kind: 'booking_failed', details: { fare_id: fares[0].id } });
   });
 

@@ -114,11 +114,74 @@ export async function recordLegError(
     });
 }
 
-/** A retry by the admin starts the legs' attempt bookkeeping afresh. */
+export type LegAttemptRow = typeof flightLegAttempts.$inferSelect;
+
+export async function legAttempt(db: DbOrTx, bookingId: number, legIndex: number): Promise<LegAttemptRow | null> {
+  const rows = await db
+    .select()
+    .from(flightLegAttempts)
+    .where(and(eq(flightLegAttempts.bookingId, bookingId), eq(flightLegAttempts.legIndex, legIndex)));
+  return rows[0] ?? null;
+}
+
+/**
+ * Records that a booking call for the leg starts now; returns when an earlier one started (null
+ * when none): from then on an order may exist at the provider that no record of ours names.
+ */
+export async function markBookingStarted(db: DbOrTx, bookingId: number, legIndex: number): Promise<Date | null> {
+  const before = await legAttempt(db, bookingId, legIndex);
+  await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, bookingStartedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { bookingStartedAt: sql`now()`, updatedAt: sql`now()` },
+    });
+  return before?.bookingStartedAt ?? null;
+}
+
+/** Counts an unclassified exception of the leg's job; returns the new count. */
+export async function countLegException(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  error: Record<string, unknown>,
+): Promise<number> {
+  const rows = await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, exceptionCount: 1, lastError: error })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { exceptionCount: sql`${flightLegAttempts.exceptionCount} + 1`, lastError: error, updatedAt: sql`now()` },
+    })
+    .returning({ count: flightLegAttempts.exceptionCount });
+  return rows[0].count;
+}
+
+export async function saveRebookSearch(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  search: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .insert(flightLegAttempts)
+    .values({ bookingId, legIndex, rebookSearch: search })
+    .onConflictDoUpdate({
+      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
+      set: { rebookSearch: search, updatedAt: sql`now()` },
+    });
+}
+
+/**
+ * A retry by the admin starts the legs' attempt bookkeeping afresh, except the mark of a booking
+ * call already made: an order from it may exist, and the next job must look for it first.
+ */
 export async function resetLegAttempts(db: DbOrTx, bookingId: number, legIndexes: number[]): Promise<void> {
   if (legIndexes.length === 0) return;
   await db
-    .delete(flightLegAttempts)
+    .update(flightLegAttempts)
+    .set({ noMatchCount: 0, exceptionCount: 0, lastError: null, updatedAt: sql`now()` })
     .where(and(eq(flightLegAttempts.bookingId, bookingId), inArray(flightLegAttempts.legIndex, legIndexes)));
 }
 

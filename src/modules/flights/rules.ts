@@ -2,14 +2,15 @@
 // per-leg matching for the admin booking job and the failure metadata it records.
 // Money is integer cents; prices leave this module as numbers only through centsToNumber.
 import { centsToNumber, toCents } from '../../platform/money.js';
-import type {
-  CabinClass,
-  Fare,
-  FareLeg,
+import {
+  type CabinClass,
+  type Fare,
+  type FareLeg,
   FlightProviderError,
-  FlightSearchRequest,
-  ProviderFailureKind,
-  TripType,
+  type FlightSearchRequest,
+  type ProviderFailureKind,
+  type TripType,
+  type VerifiedFare,
 } from './provider.js';
 
 /** Flight segment object of the contract (flight_selection.outbound / inbound, cached route). */
@@ -202,6 +203,24 @@ export function percentageChange(originalCents: number, newCents: number): numbe
   return Math.round(((newCents - originalCents) * 10_000) / originalCents) / 100;
 }
 
+/**
+ * The verify step's answer against the fare found by the search: a different total (or
+ * currency) is a price change, with both prices, before anything is booked.
+ */
+export function verifiedPriceChange(fare: Fare, verified: VerifiedFare): FlightProviderError | null {
+  if (verified.totalCents === fare.totalCents && verified.currency === fare.currency) return null;
+  return new FlightProviderError(
+    'price_change',
+    `Fare price changed from ${centsToNumber(fare.totalCents)} to ${centsToNumber(verified.totalCents)} ${verified.currency}`,
+    {
+      fare_id: fare.id,
+      original_price: centsToNumber(fare.totalCents),
+      new_price: centsToNumber(verified.totalCents),
+      currency: verified.currency,
+    },
+  );
+}
+
 /** The failure metadata of a provider failure, shaped by cause (spread into the transition). */
 export function providerFailureMetadata(err: FlightProviderError, legIndex: number): FailureMetadata {
   const d = err.details;
@@ -227,7 +246,20 @@ export function providerFailureMetadata(err: FlightProviderError, legIndex: numb
     case 'booking_failed':
       return { ...base, fare_id: d.fare_id };
     case 'api_error':
-      return { ...base, provider_errors: d.provider_errors ?? [] };
+      return {
+        ...base,
+        provider_errors: d.provider_errors ?? [],
+        ...(d.outcome_unknown ? { outcome_unknown: true } : {}),
+      };
+    case 'rate_limited':
+      // the spec's provider API error, with the delay the provider asked for
+      return { ...base, sub_type: 'api_error', provider_errors: d.provider_errors ?? [], retry_after: d.retry_after };
+    case 'timeout':
+      return {
+        ...base,
+        ...(d.fare_id ? { fare_id: d.fare_id } : {}),
+        ...(d.outcome_unknown ? { outcome_unknown: true } : {}),
+      };
     default:
       return base;
   }

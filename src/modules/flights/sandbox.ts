@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import {
   type Airline,
   type BookFareRequest,
+  type ExtraTravelerField,
   type Fare,
   type FareLeg,
   type FlightProvider,
@@ -130,6 +131,7 @@ export interface SandboxOptions {
 
 export class SandboxFlightProvider implements FlightProvider {
   readonly name = 'sandbox';
+  readonly requiredTravelerFields: readonly ExtraTravelerField[] = [];
   constructor(private readonly options: SandboxOptions = {}) {}
 
   /** changes the configured failures (tests and demos switch them at run time) */
@@ -195,6 +197,12 @@ export class SandboxFlightProvider implements FlightProvider {
       });
     }
     return this.reservation(reservationId, fare);
+  }
+
+  /** The sandbox keeps no orders: a booking made before a crash is not found (and costs nothing). */
+  async findBooking(): Promise<Reservation | null> {
+    this.failIfConfigured('retrieve');
+    return null;
   }
 
   private reservation(reservationId: string, fare: Fare): Reservation {

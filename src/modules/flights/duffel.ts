@@ -1,0 +1,461 @@
+/// <reference types="@duffel/api" />
+// The flight provider on Duffel's Flights API (https://duffel.com/docs/api): offer requests as
+// the search, offer retrieval as the verify step, orders (paid from the Duffel balance) as the
+// booking, order retrieval for the reservation details, and the order list to find a booking
+// made earlier for one leg. A thin fetch client typed from the official SDK's declarations
+// (`@duffel/api`, types only): the SDK takes no AbortSignal and no time-out, and a call the leg
+// job's time-out cannot stop would keep booking seats nobody waits for (docs/decisions.md).
+import type {
+  ApiResponseError,
+  CreateOfferRequest,
+  CreateOrder,
+  CreateOrderPassenger,
+  Offer,
+  OfferRequest,
+  OfferSlice,
+  Order,
+} from '@duffel/api/types';
+import { toCents } from '../../platform/money.js';
+import {
+  type BookFareRequest,
+  type BookingPassenger,
+  type CallOptions,
+  type ExtraTravelerField,
+  type Fare,
+  type FareLeg,
+  type FlightProvider,
+  FlightProviderError,
+  type FlightSearchRequest,
+  type LegBookingKey,
+  type Reservation,
+  type SearchResult,
+  type VerifiedFare,
+} from './provider.js';
+
+/** The API version the SDK (4.x) sends in `Duffel-Version`. */
+export const DUFFEL_VERSION = 'v2';
+export const DUFFEL_DEFAULT_URL = 'https://api.duffel.com';
+/** metadata keys naming our booking and leg on an order */
+export const ORDER_METADATA = { reference: 'itinera_booking', leg: 'itinera_leg' } as const;
+/** pages of the order list read when looking for an earlier order (200 orders a page) */
+const ORDER_LIST_PAGES = 5;
+
+export interface DuffelOptions {
+  baseUrl?: string;
+  token: string;
+  /** time-out of one call in ms; the job's signal may stop it earlier */
+  timeoutMs?: number;
+  /** the clock deciding whether an offer has expired */
+  now?: () => Date;
+}
+
+type Operation = 'search' | 'verify' | 'book' | 'retrieve' | 'find';
+
+interface DuffelFailureBody {
+  errors?: ApiResponseError[];
+  meta?: { status?: number; request_id?: string };
+}
+
+/** ISO 8601 duration (PT14H35M, P1DT2H5M) in minutes; 0 when absent or unreadable. */
+export function durationMinutes(iso: string | null | undefined): number {
+  const m = iso ? /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(iso) : null;
+  if (!m) return 0;
+  return Number(m[1] ?? 0) * 1440 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+/** Whole days between two local dates (YYYY-MM-DD...). */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to.slice(0, 10)) - Date.parse(from.slice(0, 10))) / 86_400_000);
+}
+
+function legOf(slice: OfferSlice): FareLeg {
+  const segments = slice.segments;
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  const airlines = new Map<string, string>();
+  const code = (c: { iata_code: string | null }) => c.iata_code ?? '';
+  for (const s of segments) airlines.set(code(s.marketing_carrier), s.marketing_carrier.name);
+  // technical stops inside a segment count as stops too, but only connections change planes
+  const technical = segments.reduce((n, s) => n + (s.stops?.length ?? 0), 0);
+  return {
+    origin: code(first.origin),
+    destination: code(last.destination),
+    departureDate: first.departing_at.slice(0, 10),
+    departureTime: first.departing_at.slice(11, 16),
+    arrivalTime: last.arriving_at.slice(11, 16),
+    arrivalDayOffset: daysBetween(first.departing_at, last.arriving_at),
+    durationMinutes: durationMinutes(slice.duration),
+    flightNumbers: segments.map((s) => `${code(s.marketing_carrier)}${s.marketing_carrier_flight_number}`),
+    airlines: [...airlines].map(([code, name]) => ({ code, name })),
+    stops: segments.length - 1 + technical,
+    stopoverAirports: segments.slice(0, -1).map((s) => code(s.destination)),
+  };
+}
+
+/** One Duffel offer as our fare: all slices, the total for every passenger. */
+export function fareOfOffer(offer: Omit<Offer, 'available_services'>, cabin: Fare['cabin']): Fare {
+  const checkedBag = (slice: OfferSlice) =>
+    slice.segments.every((s) =>
+      s.passengers.every((p) => p.baggages.some((b) => b.type === 'checked' && b.quantity > 0)),
+    );
+  return {
+    id: offer.id,
+    cabin,
+    totalCents: toCents(offer.total_amount),
+    currency: offer.total_currency,
+    baggageIncluded: offer.slices.length > 0 && offer.slices.every(checkedBag),
+    legs: offer.slices.map(legOf),
+  };
+}
+
+function reservationOf(order: Order): Reservation {
+  const tickets = (order.documents ?? []).filter((d) => d.type === 'electronic_ticket').map((d) => d.unique_identifier);
+  const status = order.cancelled_at ? 'CANCELLED' : tickets.length > 0 ? 'TICKETED' : 'CONFIRMED';
+  return {
+    reservationId: order.id,
+    pnr: order.booking_reference,
+    status,
+    totalCents: toCents(order.total_amount),
+    currency: order.total_currency,
+    details: {
+      tickets,
+      owner: order.owner?.iata_code ?? null,
+      metadata: order.metadata ?? {},
+      slices: (order.slices ?? []).map((s) => ({
+        origin: s.origin?.iata_code,
+        destination: s.destination?.iata_code,
+        segments: (s.segments ?? []).map((g) => ({
+          flight_number: `${g.marketing_carrier?.iata_code ?? ''}${g.marketing_carrier_flight_number ?? ''}`,
+          departing_at: g.departing_at,
+          arriving_at: g.arriving_at,
+        })),
+      })),
+    },
+  };
+}
+
+/** `ratelimit-reset` as seconds from now: an HTTP date, epoch seconds or a delay; at least 1. */
+export function secondsUntilReset(header: string | null, now: Date): number {
+  if (!header) return 60;
+  const n = Number(header);
+  let seconds: number;
+  if (Number.isFinite(n)) seconds = n > 1_000_000_000 ? n - now.getTime() / 1000 : n;
+  else {
+    const at = Date.parse(header);
+    seconds = Number.isNaN(at) ? 60 : (at - now.getTime()) / 1000;
+  }
+  return Math.max(1, Math.ceil(seconds));
+}
+
+function passengerOf(
+  p: BookingPassenger,
+  id: string,
+  documentRequired: boolean,
+): CreateOrderPassenger & { identity_documents?: unknown[] } {
+  if (!p.title || !p.gender) {
+    throw new FlightProviderError('validation', 'Duffel orders need each passenger title and gender', {
+      validation_errors: [{ field: 'passengers', message: 'title and gender are required by the flight provider' }],
+    });
+  }
+  return {
+    id,
+    title: p.title,
+    gender: p.gender,
+    given_name: p.firstName,
+    family_name: p.lastName,
+    born_on: p.birthDate,
+    email: p.email,
+    phone_number: p.phone,
+    ...(documentRequired
+      ? {
+          identity_documents: [
+            {
+              type: 'passport',
+              unique_identifier: p.passportNumber,
+              issuing_country_code: p.nationality,
+              expires_on: p.passportExpiry,
+            },
+          ],
+        }
+      : {}),
+  };
+}
+
+export class DuffelFlightProvider implements FlightProvider {
+  readonly name = 'duffel';
+  readonly requiredTravelerFields: readonly ExtraTravelerField[] = ['title', 'gender'];
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: DuffelOptions) {
+    this.baseUrl = (options.baseUrl || DUFFEL_DEFAULT_URL).replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async search(req: FlightSearchRequest, opts: CallOptions = {}): Promise<SearchResult> {
+    const body: CreateOfferRequest = {
+      slices: req.legs.map((l) => ({
+        origin: l.origin,
+        destination: l.destination,
+        departure_date: l.date,
+        departure_time: null,
+        arrival_time: null,
+      })),
+      passengers: Array.from({ length: req.pax }, () => ({ type: 'adult' as const })),
+      cabin_class: req.cabin === 'BUSINESS' ? 'business' : 'economy',
+    };
+    // Duffel answers with the offers the airlines sent within supplier_timeout: keep it under ours
+    const supplierTimeout = Math.min(60_000, Math.max(2_000, this.timeoutMs - 2_000));
+    const result = await this.call<OfferRequest>(
+      'search',
+      'POST',
+      `/air/offer_requests?return_offers=true&supplier_timeout=${supplierTimeout}`,
+      opts,
+      body,
+    );
+    return this.parsed('search', () => {
+      if (!Array.isArray(result.offers)) throw new TypeError('offers is not a list');
+      const fares = result.offers
+        .filter((o) => o.slices.length === req.legs.length && o.total_currency === req.currency)
+        .map((o) => fareOfOffer(o, req.cabin));
+      return { flowId: String(result.id), fares };
+    });
+  }
+
+  async verify(fareId: string, _flowId: string, opts: CallOptions = {}): Promise<VerifiedFare> {
+    const offer = await this.offer('verify', fareId, opts);
+    return this.parsed('verify', () => ({
+      fareId: offer.id,
+      totalCents: toCents(offer.total_amount),
+      currency: offer.total_currency,
+    }));
+  }
+
+  async book(req: BookFareRequest, opts: CallOptions = {}): Promise<Reservation> {
+    const offer = await this.offer('book', req.fareId, opts);
+    if (offer.passengers.length !== req.passengers.length) {
+      throw new FlightProviderError(
+        'validation',
+        `The offer is for ${offer.passengers.length} passengers, the booking has ${req.passengers.length}`,
+        { fare_id: req.fareId, validation_errors: [{ field: 'passengers', message: 'passenger count differs' }] },
+      );
+    }
+    const body: CreateOrder = {
+      type: 'instant',
+      selected_offers: [offer.id],
+      passengers: offer.passengers.map((op, i) =>
+        passengerOf(req.passengers[i], op.id, offer.passenger_identity_documents_required),
+      ) as CreateOrderPassenger[],
+      payments: [{ type: 'balance', amount: offer.total_amount, currency: offer.total_currency }],
+      metadata: { [ORDER_METADATA.reference]: req.reference, [ORDER_METADATA.leg]: String(req.legIndex) },
+    };
+    try {
+      const order = await this.call<Order>('book', 'POST', '/air/orders', opts, body, req.fareId);
+      return this.parsed('book', () => reservationOf(order));
+    } catch (err) {
+      if (err instanceof FlightProviderError && err.kind === 'price_change') {
+        // the order error names no price: the offer, fetched again, carries the new one
+        err.details.original_price = toCents(offer.total_amount) / 100;
+        err.details.currency = offer.total_currency;
+        const again = await this.offer('book', req.fareId, opts).catch(() => null);
+        if (again) err.details.new_price = toCents(again.total_amount) / 100;
+      }
+      throw err;
+    }
+  }
+
+  async retrieve(reservationId: string, opts: CallOptions = {}): Promise<Reservation> {
+    const order = await this.call<Order>('retrieve', 'GET', `/air/orders/${encodeURIComponent(reservationId)}`, opts);
+    return this.parsed('retrieve', () => reservationOf(order));
+  }
+
+  async findBooking(key: LegBookingKey, opts: CallOptions = {}): Promise<Reservation | null> {
+    const name = `${key.leadPassenger.firstName} ${key.leadPassenger.lastName}`;
+    let after: string | undefined;
+    for (let page = 0; page < ORDER_LIST_PAGES; page++) {
+      const query = new URLSearchParams({ limit: '200' });
+      query.append('passenger_name[]', name);
+      if (after) query.set('after', after);
+      const { data, meta } = await this.callWithMeta<Order[]>('find', 'GET', `/air/orders?${query}`, opts);
+      const found = (Array.isArray(data) ? data : []).find(
+        (o) =>
+          o.metadata?.[ORDER_METADATA.reference] === key.reference &&
+          o.metadata?.[ORDER_METADATA.leg] === String(key.legIndex) &&
+          !o.cancelled_at,
+      );
+      if (found) return reservationOf(found);
+      after = (meta as { after?: string | null } | undefined)?.after ?? undefined;
+      if (!after) return null;
+    }
+    return null;
+  }
+
+  private async offer(op: Operation, fareId: string, opts: CallOptions): Promise<Offer> {
+    const offer = await this.call<Offer>(
+      op,
+      'GET',
+      `/air/offers/${encodeURIComponent(fareId)}`,
+      opts,
+      undefined,
+      fareId,
+    );
+    if (offer?.expires_at && Date.parse(offer.expires_at) <= this.now().getTime()) {
+      throw new FlightProviderError('fare_expired', `Offer ${fareId} expired at ${offer.expires_at}`, {
+        fare_id: fareId,
+        expired_at: offer.expires_at,
+      });
+    }
+    return offer;
+  }
+
+  /** A 2xx body that is not Duffel's shape is a provider error like a 5xx, not a crash. */
+  private parsed<T>(op: Operation, read: () => T): T {
+    try {
+      return read();
+    } catch (err) {
+      if (err instanceof FlightProviderError) throw err;
+      const message = (err as Error).message;
+      throw new FlightProviderError('api_error', `Duffel ${op} answered an unexpected body: ${message}`, {
+        provider_errors: [{ code: 'MALFORMED_RESPONSE', message }],
+      });
+    }
+  }
+
+  private async call<T>(
+    op: Operation,
+    method: string,
+    path: string,
+    opts: CallOptions,
+    body?: unknown,
+    fareId?: string,
+  ): Promise<T> {
+    const { data } = await this.callWithMeta<T>(op, method, path, opts, body, fareId);
+    if (data === undefined || data === null) {
+      throw new FlightProviderError('api_error', `Duffel ${op} answered without data`, {
+        provider_errors: [{ code: 'MALFORMED_RESPONSE', message: 'no data' }],
+      });
+    }
+    return data;
+  }
+
+  private async callWithMeta<T>(
+    op: Operation,
+    method: string,
+    path: string,
+    opts: CallOptions,
+    body?: unknown,
+    fareId?: string,
+  ): Promise<{ data: T; meta?: unknown }> {
+    const signals = [AbortSignal.timeout(this.timeoutMs), ...(opts.signal ? [opts.signal] : [])];
+    // a booking whose answer never came may exist at Duffel: the job looks for it before booking again
+    const unknownOutcome = op === 'book' ? { outcome_unknown: true } : {};
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.options.token}`,
+          'duffel-version': DUFFEL_VERSION,
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify({ data: body }) : undefined,
+        signal: AbortSignal.any(signals),
+      });
+    } catch (err) {
+      const name = (err as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        const why = opts.signal?.aborted ? 'was stopped by its deadline' : `timed out after ${this.timeoutMs} ms`;
+        throw new FlightProviderError('timeout', `Duffel ${op} ${why}`, { fare_id: fareId, ...unknownOutcome });
+      }
+      throw new FlightProviderError('api_error', `Duffel ${op} unreachable: ${(err as Error).message}`, {
+        fare_id: fareId,
+        provider_errors: [{ code: 'NETWORK', message: (err as Error).message }],
+        ...unknownOutcome,
+      });
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new FlightProviderError('timeout', `Duffel ${op} stopped while reading the answer`, {
+        fare_id: fareId,
+        ...unknownOutcome,
+      });
+    }
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (res.ok) {
+      if (!json) {
+        throw new FlightProviderError('api_error', `Duffel ${op} answered non-JSON`, {
+          provider_errors: [{ code: 'MALFORMED_RESPONSE', message: text.slice(0, 200) }],
+        });
+      }
+      return { data: json.data as T, meta: json.meta };
+    }
+    throw this.failure(op, res, (json ?? {}) as DuffelFailureBody, fareId);
+  }
+
+  private failure(op: Operation, res: Response, body: DuffelFailureBody, fareId?: string): FlightProviderError {
+    const status = body.meta?.status ?? res.status;
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    const providerErrors = errors.length
+      ? errors.map((e) => ({ type: e.type, code: e.code, title: e.title, message: e.message }))
+      : [{ code: `HTTP_${res.status}`, message: res.statusText }];
+    const codes = new Set(errors.map((e) => e.code));
+    const message = errors[0]?.message ?? errors[0]?.title ?? `HTTP ${res.status}`;
+    const requestId = body.meta?.request_id;
+    const base = { fare_id: fareId, ...(requestId ? { request_id: requestId } : {}) };
+    if (codes.has('price_changed')) {
+      return new FlightProviderError('price_change', `Fare price changed: ${message}`, { ...base });
+    }
+    if (codes.has('offer_no_longer_available') || codes.has('offer_expired')) {
+      return new FlightProviderError('fare_expired', `Fare no longer available: ${message}`, {
+        ...base,
+        expired_at: this.now().toISOString(),
+      });
+    }
+    if (status === 429 || res.status === 429) {
+      return new FlightProviderError('rate_limited', `Duffel ${op} rate limited: ${message}`, {
+        ...base,
+        retry_after: secondsUntilReset(res.headers.get('ratelimit-reset'), this.now()),
+        provider_errors: providerErrors,
+      });
+    }
+    if ((op === 'verify' || op === 'book') && res.status === 404) {
+      return new FlightProviderError('fare_expired', `Offer not found: ${message}`, {
+        ...base,
+        expired_at: this.now().toISOString(),
+      });
+    }
+    if (errors.some((e) => e.type === 'invalid_state_error') && (op === 'verify' || op === 'book')) {
+      return new FlightProviderError(op === 'verify' ? 'verify_failed' : 'booking_failed', `Duffel ${op}: ${message}`, {
+        ...base,
+        provider_errors: providerErrors,
+      });
+    }
+    if (status === 422 || errors.some((e) => e.type === 'validation_error')) {
+      return new FlightProviderError('validation', `Duffel rejected the ${op} request: ${message}`, {
+        ...base,
+        validation_errors: errors.map((e) => ({
+          code: e.code,
+          message: e.message,
+          ...((e as { source?: unknown }).source ? { source: (e as { source?: unknown }).source } : {}),
+        })),
+      });
+    }
+    // 500 and 502 on an order: Duffel says do not retry; the order may exist, so the job looks first
+    const unknown = op === 'book' && (res.status === 500 || res.status === 502) ? { outcome_unknown: true } : {};
+    return new FlightProviderError('api_error', `Duffel ${op} failed (HTTP ${res.status}): ${message}`, {
+      ...base,
+      provider_errors: providerErrors,
+      ...unknown,
+    });
+  }
+}
