@@ -35,6 +35,8 @@ export interface DuffelFailure {
   afterCreate?: boolean;
   /** raw body instead of Duffel's error body (a proxy's HTML page, a truncated answer) */
   rawBody?: string;
+  /** create_order only, no failure: fields of the created order replaced (odd airline data) */
+  orderOverrides?: Record<string, unknown>;
 }
 
 export interface FakeDuffel {
@@ -45,10 +47,12 @@ export interface FakeDuffel {
   orders: any[];
   failNext(op: DuffelOp, failure: DuffelFailure): void;
   /**
-   * The offer's total moves: at once (the next get_offer sees it), or with `atOrder` only when
-   * the order is created (it moved between the fetch and the order: 422 price_changed).
+   * The offer's total moves: at once, at the next get_offer (`atFetch`: it moved after the
+   * search), or only when the order is created (`atOrder`: 422 price_changed).
    */
-  changePrice(offerId: string, totalAmount: string, opts?: { atOrder?: boolean }): void;
+  changePrice(offerId: string, totalAmount: string, opts?: { atOrder?: boolean; atFetch?: boolean }): void;
+  /** called with the offers of each search, before they are answered */
+  onOffers?: (offers: any[]) => void;
   /** the offer is gone: 422 offer_no_longer_available from now on */
   expireOffer(offerId: string): void;
   /** every offer of the next searches asks for passport details (passenger_identity_documents_required) */
@@ -99,6 +103,7 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
   const offers = new Map<string, any>();
   const gone = new Set<string>();
   const movesAtOrder = new Map<string, string>();
+  const movesAtFetch = new Map<string, string>();
   const orders: any[] = [];
   let documentsRequired = false;
   let seq = 0;
@@ -306,6 +311,7 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
         if (problems.length) return send(422, errorBody(422, 'validation_error', 'invalid_data', problems.join('; ')));
         const requestId = id('orq');
         const list = offersFor(data, requestId);
+        fake.onOffers?.(list);
         return send(201, {
           data: {
             id: requestId,
@@ -328,6 +334,11 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
         }
         const offer = offers.get(offerId);
         if (!offer) return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'Offer not found'));
+        const moved = movesAtFetch.get(offerId);
+        if (moved) {
+          offer.total_amount = moved;
+          movesAtFetch.delete(offerId);
+        }
         return send(200, { data: offer });
       }
       case 'create_order': {
@@ -384,6 +395,7 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
           airline_initiated_changes: [],
           available_actions: ['cancel'],
         };
+        if (failure?.orderOverrides) Object.assign(order, failure.orderOverrides);
         orders.push(order);
         // Duffel books an offer once
         gone.add(offer.id);
@@ -427,6 +439,7 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
     changePrice(offerId, totalAmount, opts = {}) {
       const offer = offers.get(offerId);
       if (opts.atOrder) movesAtOrder.set(offerId, totalAmount);
+      else if (opts.atFetch) movesAtFetch.set(offerId, totalAmount);
       else if (offer) offer.total_amount = totalAmount;
     },
     expireOffer: (offerId) => {

@@ -69,6 +69,8 @@ export async function insertPaidBooking(
       .insert(passengers)
       .values({
         clientId: client.id,
+        title: i === 0 ? 'ms' : 'mr',
+        gender: i === 0 ? 'f' : 'm',
         firstName: i === 0 ? 'Ana' : `Traveler ${String.fromCharCode(65 + i)}`,
         lastName: 'Garcia',
         nationality: 'ES',

@@ -37,6 +37,9 @@ export interface ContactSync {
   fieldValues: Array<{ field: string; value: string }>;
 }
 
+/** The spec's HTTP time-out of one marketing call (no inner HTTP retry). */
+export const ACTIVECAMPAIGN_TIMEOUT_MS = 30_000;
+
 export interface ActiveCampaignOptions {
   /** account root, without /api/3 */
   baseUrl: string;
@@ -50,7 +53,7 @@ export class ActiveCampaignClient {
 
   constructor(private readonly opts: ActiveCampaignOptions) {
     this.base = `${opts.baseUrl.replace(/\/+$/, '')}/api/3`;
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.timeoutMs = opts.timeoutMs ?? ACTIVECAMPAIGN_TIMEOUT_MS;
   }
 
   /** Creates or updates the contact with this email; its id. */
