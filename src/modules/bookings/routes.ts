@@ -6,11 +6,20 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
 import { bookAllFlights } from './flight-booking.js';
+import { rebookLeg, searchLegFares } from './rebooking.js';
 import { bookingView } from './view.js';
 
 export const ADMIN_BOOKINGS_ABILITY = 'admin:bookings';
 
 const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+
+function legIndexOf(request: FastifyRequest): number {
+  const raw = (request.params as { leg: string }).leg;
+  if (!/^\d{1,3}$/.test(raw)) throw new AppError(404, 'leg_not_found', `Flight leg ${raw.slice(0, 10)} not found.`);
+  return Number(raw);
+}
+
+const Segment = Type.Object({}, { additionalProperties: true });
 
 function bookingIdOf(request: FastifyRequest): number {
   const raw = (request.params as { id: string }).id;
@@ -66,6 +75,99 @@ export async function bookingAdminRoutes(
     async (request, reply) => {
       const data = await bookAllFlights(ctx, bookingIdOf(request));
       return reply.status(202).send({ success: true, data });
+    },
+  );
+
+  app.post(
+    '/api/internal/bookings/:id/legs/:leg/search',
+    {
+      schema: {
+        tags: ['ops'],
+        summary:
+          'Re-booking, step 1: search the flight provider again for one unbooked leg (a leg that could not be ' +
+          'matched); the fares found are kept for step 2 (bearer token with admin:bookings)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String(), leg: Type.String() }),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({
+              booking_id: Type.Integer(),
+              leg_index: Type.Integer(),
+              leg: Type.Object({}, { additionalProperties: true }),
+              flow_id: Type.String(),
+              searched_at: Type.String(),
+              fares: Type.Array(
+                Type.Object({
+                  fare_id: Type.String(),
+                  total_price: Type.Number(),
+                  price_per_person: Type.Number(),
+                  currency: Type.String(),
+                  price_difference: Type.Number({
+                    description: 'this fare total minus what the visitor paid for the leg (all passengers)',
+                  }),
+                  baggage_included: Type.Boolean(),
+                  flights: Type.Array(Segment),
+                }),
+              ),
+            }),
+          }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          502: ErrorBody,
+        },
+      },
+      onRequest: adminOnly,
+    },
+    async (request) => ({
+      success: true,
+      data: await searchLegFares(ctx, bookingIdOf(request), legIndexOf(request)),
+    }),
+  );
+
+  app.post(
+    '/api/internal/bookings/:id/legs/:leg/rebook',
+    {
+      schema: {
+        tags: ['ops'],
+        summary:
+          'Re-booking, step 2: book one leg with a fare of the last search; the new fare and the price ' +
+          'difference go into the status transition, the other unbooked legs get their jobs ' +
+          '(bearer token with admin:bookings)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String(), leg: Type.String() }),
+        body: Type.Object({ fare_id: Type.String({ minLength: 1, maxLength: 2000 }) }),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({
+              booking_id: Type.Integer(),
+              booking_reference: Type.String(),
+              status: Type.String(),
+              leg_index: Type.Integer(),
+              fare_id: Type.String(),
+              reservation_id: Type.String(),
+              pnr: Type.Union([Type.String(), Type.Null()]),
+              price_difference: Type.Number(),
+              currency: Type.String(),
+              queued_legs: Type.Array(Type.Integer()),
+            }),
+          }),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+          502: ErrorBody,
+        },
+      },
+      onRequest: adminOnly,
+    },
+    async (request) => {
+      const { fare_id } = request.body as { fare_id: string };
+      return { success: true, data: await rebookLeg(ctx, bookingIdOf(request), legIndexOf(request), fare_id) };
     },
   );
 
