@@ -13,12 +13,22 @@ describe('loadConfig', () => {
 });
 
 describe('flight provider settings', () => {
-  it('stops the boot when the http provider has no URL', () => {
-    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'http' })).toThrow(ConfigError);
-    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'http' })).toThrow(/FLIGHTS_API_URL/);
-    expect(loadConfig({ FLIGHTS_PROVIDER: 'http', FLIGHTS_API_URL: 'http://127.0.0.1:9/' }).flights.apiUrl).toBe(
-      'http://127.0.0.1:9',
-    );
+  it('stops the boot when Duffel has no token; Duffel production is the default URL', () => {
+    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'duffel' })).toThrow(ConfigError);
+    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'duffel' })).toThrow(/DUFFEL_API_TOKEN/);
+    const duffel = loadConfig({ FLIGHTS_PROVIDER: 'duffel', DUFFEL_API_TOKEN: 'duffel_test_x' }).flights;
+    expect(duffel).toMatchObject({
+      provider: 'duffel',
+      duffel: { apiUrl: 'https://api.duffel.com', apiToken: 'duffel_test_x' },
+    });
+    expect(
+      loadConfig({ FLIGHTS_PROVIDER: 'duffel', DUFFEL_API_TOKEN: 'x', DUFFEL_API_URL: 'http://127.0.0.1:9/' }).flights
+        .duffel.apiUrl,
+    ).toBe('http://127.0.0.1:9');
+  });
+
+  it('refuses the retired in-house http provider and unknown names', () => {
+    expect(() => loadConfig({ FLIGHTS_PROVIDER: 'http' })).toThrow(/FLIGHTS_PROVIDER must be sandbox or duffel/);
   });
 
   it('takes the time-out of one provider call from FLIGHTS_TIMEOUT_MS (30 s by default)', () => {

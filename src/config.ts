@@ -59,9 +59,7 @@ export interface Config {
     apiProtocol?: 'http' | 'https';
   };
   flights: {
-    provider: 'sandbox' | 'http' | 'duffel';
-    apiUrl: string;
-    apiToken: string;
+    provider: 'sandbox' | 'duffel';
     /** Duffel's API (FLIGHTS_PROVIDER=duffel) */
     duffel: { apiUrl: string; apiToken: string };
     /** time-out of one provider call; the checkout falls back to the cache after it */
@@ -158,17 +156,12 @@ export function loadConfig(env: Env = process.env): Config {
   const stripeBase = env.STRIPE_API_BASE ? url(env, 'STRIPE_API_BASE', '') : '';
   const stripeUrl = stripeBase ? new URL(stripeBase) : undefined;
   const flightsProvider = str(env, 'FLIGHTS_PROVIDER', 'sandbox');
-  if (flightsProvider !== 'sandbox' && flightsProvider !== 'http' && flightsProvider !== 'duffel') {
-    throw new ConfigError(`FLIGHTS_PROVIDER must be sandbox, duffel or http, got "${flightsProvider}"`);
+  if (flightsProvider !== 'sandbox' && flightsProvider !== 'duffel') {
+    throw new ConfigError(`FLIGHTS_PROVIDER must be sandbox or duffel, got "${flightsProvider}"`);
   }
   const duffelToken = str(env, 'DUFFEL_API_TOKEN', '');
   if (flightsProvider === 'duffel' && !duffelToken) {
     throw new ConfigError('DUFFEL_API_TOKEN must be set when FLIGHTS_PROVIDER is duffel');
-  }
-  // without a URL every search would fail into the cache fallback: a setting error, not a quiet one
-  const flightsUrl = url(env, 'FLIGHTS_API_URL', '');
-  if (flightsProvider === 'http' && !flightsUrl) {
-    throw new ConfigError('FLIGHTS_API_URL must be set when FLIGHTS_PROVIDER is http');
   }
 
   return {
@@ -218,8 +211,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     flights: {
       provider: flightsProvider,
-      apiUrl: flightsUrl,
-      apiToken: str(env, 'FLIGHTS_API_TOKEN', ''),
       duffel: { apiUrl: url(env, 'DUFFEL_API_URL', 'https://api.duffel.com'), apiToken: duffelToken },
       timeoutMs: int(env, 'FLIGHTS_TIMEOUT_MS', 30_000, 1_000, 120_000),
     },

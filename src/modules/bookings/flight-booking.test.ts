@@ -1,34 +1,28 @@
-// Admin-driven flight booking: the real leg job run by the real pg-boss queue against the fake
-// flight provider (happy path), and the job's outcomes for each failure cause.
+// Admin-driven flight booking: the real leg job run by the real pg-boss queue on the sandbox
+// provider (happy path), and the job's outcomes for each failure cause (the sandbox's configured
+// failures; Duffel's own failures are in flight-booking-duffel.test.ts).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeFlights, startFakeFlights } from '../../../test/fakes/flights.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertPaidBooking, paidSelection } from '../../../test/support/flight-booking.js';
 import { waitFor } from '../../../test/support/wait.js';
 import { bookings } from '../../db/schema/index.js';
 import type { JobInfo } from '../../platform/queue.js';
 import { flightJobs } from '../flights/jobs.js';
+import { flightProvider } from '../flights/providers.js';
 import * as flightRecords from '../flights/repository.js';
+import type { SandboxFlightProvider } from '../flights/sandbox.js';
 import { bookAllFlights } from './flight-booking.js';
 
-let fake: FakeFlights;
 let t: TestApp;
+let sandbox: SandboxFlightProvider;
 
 beforeAll(async () => {
-  fake = await startFakeFlights();
-  t = await createTestApp({
-    env: {
-      FLIGHTS_PROVIDER: 'http',
-      FLIGHTS_API_URL: fake.url,
-      FLIGHTS_API_TOKEN: fake.token,
-      IN_PROCESS_WORKERS: 'true',
-    },
-  });
+  t = await createTestApp({ env: { FLIGHTS_PROVIDER: 'sandbox', IN_PROCESS_WORKERS: 'true' } });
+  sandbox = flightProvider(t.app.ctx) as SandboxFlightProvider;
 });
 afterAll(async () => {
   await t.close();
-  await fake.close();
 });
 
 const statusOf = async (id: number) =>
@@ -51,20 +45,19 @@ describe('Book All Flights on the real queue', () => {
     await waitFor(async () => (await statusOf(b.id)) === 'flights_confirmed', 20_000);
     const records = await flightRecords.flightBookingsOf(t.database.db, b.id);
     expect(records.map((r) => [r.legIndex, r.flightType, r.cabinClass, r.provider])).toEqual([
-      [0, 'international', 'ECONOMY', 'http'],
-      [1, 'domestic', 'ECONOMY', 'http'],
+      [0, 'international', 'ECONOMY', 'sandbox'],
+      [1, 'domestic', 'ECONOMY', 'sandbox'],
     ]);
     const selection = paidSelection();
     expect(records[0].flightNumbers).toEqual([
       ...selection.legs[0].flight_numbers.outbound,
       ...selection.legs[0].flight_numbers.inbound,
     ]);
-    const books = fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference);
-    expect(books).toHaveLength(2);
-    expect(books[0].body?.passengers).toHaveLength(2);
-    expect(books[0].body?.passengers).toContainEqual(
-      expect.objectContaining({ first_name: 'Ana', passport_number: 'X000' }),
-    );
+    // the sandbox's reservation ids carry what was booked: the fare, our reference, 2 passengers
+    for (const r of records) {
+      const booked = JSON.parse(Buffer.from(r.reservationId.slice(5), 'base64url').toString());
+      expect(booked).toMatchObject({ f: r.fareId, r: b.reference, n: 2 });
+    }
 
     // the retrieval job stores the reservation details
     await waitFor(
@@ -72,7 +65,7 @@ describe('Book All Flights on the real queue', () => {
       20_000,
     );
     expect((await flightRecords.flightBookingsOf(t.database.db, b.id))[0].details).toMatchObject({
-      tickets: ['0750000000001'],
+      legs: [{ flight_numbers: selection.legs[0].flight_numbers.outbound }, expect.any(Object)],
     });
 
     const transitions = await flightRecords.transitionsOf(t.database.db, b.id);
@@ -153,47 +146,55 @@ describe('leg job outcomes', () => {
   it('retries search failures and fails on the last try with the provider errors', async () => {
     const b = await inProgress();
     const { bookLeg } = flightJobs(t.app.ctx);
-    const down = { status: 503, body: { errors: [{ code: 'DOWN', message: 'maintenance' }] } };
-    fake.failNext('search', down);
-    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'retry' });
-    fake.failNext('search', down);
-    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(2))).toMatchObject({ kind: 'retry' });
-    expect(await statusOf(b.id)).toBe('flight_booking_in_progress');
-    fake.failNext('search', down);
-    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
+    sandbox.setFailure('search', 'api_error');
+    try {
+      expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'retry' });
+      expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(2))).toMatchObject({ kind: 'retry' });
+      expect(await statusOf(b.id)).toBe('flight_booking_in_progress');
+      expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
+    } finally {
+      sandbox.setFailure('search', undefined);
+    }
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
     expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toEqual({
-      message: 'Flight provider search failed: maintenance',
+      message: 'Sandbox search failure (api_error)',
       sub_type: 'api_error',
       leg_index: 1,
-      provider_errors: [{ code: 'DOWN', message: 'maintenance' }],
+      provider_errors: [{ code: 'SANDBOX', message: 'configured search failure' }],
     });
   });
 
   it('records verify and booking failures with the fare id; validation fails at once', async () => {
     const { bookLeg } = flightJobs(t.app.ctx);
     const b1 = await inProgress();
-    fake.failNext('verify', {
-      status: 409,
-      body: { error: { code: 'PRICE_CHANGED', message: 'up', original_price: 100, new_price: 112.5, currency: 'EUR' } },
-    });
-    expect(await bookLeg.handler({ bookingId: b1.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
-    expect((await flightRecords.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata).toMatchObject({
+    // the sandbox raises the price by a tenth at the verify step
+    sandbox.setFailure('verify', 'price_change');
+    try {
+      expect(await bookLeg.handler({ bookingId: b1.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
+    } finally {
+      sandbox.setFailure('verify', undefined);
+    }
+    const paid = paidSelection().legs[1].fare_price * 2;
+    const meta = (await flightRecords.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata as Record<string, number>;
+    expect(meta).toMatchObject({
       sub_type: 'price_change',
       fare_id: expect.stringMatching(/^SBX\./),
-      original_price: 100,
-      new_price: 112.5,
       currency: 'EUR',
-      percentage_change: 12.5,
       leg_index: 1,
     });
+    expect(Math.abs(meta.original_price - paid)).toBeLessThanOrEqual(0.01);
+    expect(meta.percentage_change).toBeCloseTo(10, 1);
 
     const b2 = await inProgress();
-    fake.failNext('book', { status: 422, body: { errors: [{ field: 'passport_number', message: 'invalid' }] } });
-    expect(await bookLeg.handler({ bookingId: b2.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
+    sandbox.setFailure('book', 'validation');
+    try {
+      expect(await bookLeg.handler({ bookingId: b2.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
+    } finally {
+      sandbox.setFailure('book', undefined);
+    }
     expect((await flightRecords.transitionsOf(t.database.db, b2.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'validation',
-      validation_errors: [{ field: 'passport_number', message: 'invalid' }],
+      validation_errors: [{ field: 'passengers', message: 'configured validation failure' }],
       leg_index: 0,
     });
   });
@@ -207,9 +208,14 @@ describe('leg job outcomes', () => {
     ]);
     expect([r0.kind, r1.kind]).toEqual(['done', 'done']);
     // a repeated job for a booked leg does not book again
-    const booksBefore = fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference).length;
-    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
-    expect(fake.requests.filter((r) => r.op === 'book' && r.body?.reference === b.reference).length).toBe(booksBefore);
+    const before = await flightRecords.flightBookingsOf(t.database.db, b.id);
+    sandbox.setFailure('search', 'api_error'); // a repeated job must not even search
+    try {
+      expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
+    } finally {
+      sandbox.setFailure('search', undefined);
+    }
+    expect(await flightRecords.flightBookingsOf(t.database.db, b.id)).toEqual(before);
     expect(await statusOf(b.id)).toBe('flights_confirmed');
     const confirmations = (await flightRecords.transitionsOf(t.database.db, b.id)).filter(
       (x) => x.toStatus === 'flights_confirmed',
@@ -222,8 +228,12 @@ describe('leg job outcomes', () => {
     const b = await inProgress();
     const { bookLeg } = flightJobs(t.app.ctx);
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
-    fake.failNext('book', { status: 422, body: { errors: [{ message: 'bad' }] } });
-    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'fail' });
+    sandbox.setFailure('book', 'validation');
+    try {
+      expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'fail' });
+    } finally {
+      sandbox.setFailure('book', undefined);
+    }
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
 
     const retry = await bookAllFlights(t.app.ctx, b.id);

@@ -2,7 +2,7 @@
 // the fake flight provider and the fake Stripe API, on the real database and queue.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeFlights, startFakeFlights } from '../../../test/fakes/flights.js';
+import { type FakeDuffel, startFakeDuffel } from '../../../test/fakes/duffel.js';
 import { type FakeStripe, startFakeStripe } from '../../../test/fakes/stripe.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
@@ -11,6 +11,7 @@ import { bookingPassengers, bookings, offers, passengers } from '../../db/schema
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
 import { createApiToken } from '../checkout/service.js';
+import { DuffelFlightProvider } from './duffel.js';
 import type { FlightSearchRequest } from './provider.js';
 import * as flightRecords from './repository.js';
 import {
@@ -22,9 +23,11 @@ import {
   perPerson,
   pickFare,
 } from './rules.js';
-import { sandboxFares } from './sandbox.js';
 
-let fake: FakeFlights;
+let fake: FakeDuffel;
+/** our Duffel adapter on the fake: what the provider answers (fake prices are deterministic) */
+let duffel: DuffelFlightProvider;
+const faresOf = async (req: FlightSearchRequest) => (await duffel.search(req)).fares;
 let stripe: FakeStripe;
 let t: TestApp;
 let cat: CheckoutCatalog;
@@ -109,6 +112,8 @@ function cacheFor(inboundFrom = 'NRT') {
 
 const travelers = [
   {
+    title: 'ms',
+    gender: 'f',
     first_name: 'Ana',
     last_name: 'Garcia',
     nationality: 'ES',
@@ -119,6 +124,8 @@ const travelers = [
     email: 'ana@example.com',
   },
   {
+    title: 'mr',
+    gender: 'm',
     first_name: 'Luis',
     last_name: 'Perez',
     nationality: 'ES',
@@ -132,13 +139,14 @@ const travelers = [
 const client = { first_name: 'María', last_name: 'Núñez', email: 'Maria@Example.com', phone: '+34911111111' };
 
 beforeAll(async () => {
-  fake = await startFakeFlights();
+  fake = await startFakeDuffel();
+  duffel = new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token });
   stripe = await startFakeStripe();
   t = await createTestApp({
     env: {
-      FLIGHTS_PROVIDER: 'http',
-      FLIGHTS_API_URL: fake.url,
-      FLIGHTS_API_TOKEN: fake.token,
+      FLIGHTS_PROVIDER: 'duffel',
+      DUFFEL_API_URL: fake.url,
+      DUFFEL_API_TOKEN: fake.token,
       IN_PROCESS_WORKERS: 'true',
       ...stripe.env,
     },
@@ -156,7 +164,7 @@ afterAll(async () => {
 });
 
 /** The economy flight total the provider will answer for 2 pax (international + domestic). */
-function expectedEconomyCents(pax = 2) {
+async function expectedEconomyCents(pax = 2) {
   const intl: FlightSearchRequest = {
     tripType: 'ROUND_TRIP',
     cabin: 'ECONOMY',
@@ -167,9 +175,9 @@ function expectedEconomyCents(pax = 2) {
       { origin: 'NRT', destination: 'MAD', date: returnDate },
     ],
   };
-  const fare = pickFare(sandboxFares(intl).filter(hasBothLegs))!;
+  const fare = pickFare((await faresOf(intl)).filter(hasBothLegs))!;
   const dom = pickFare(
-    sandboxFares(
+    await faresOf(
       domesticSearch(
         { origin: 'NRT', destination: 'KIX', departure_date: addDays(departure, 2) },
         'ECONOMY',
@@ -190,7 +198,7 @@ describe('economy re-pricing and cached options', () => {
     t.app.ctx.events.off('offers:changed', count);
     expect(res.statusCode).toBe(200);
     expect(offersChanged).toBe(1); // the catalog shows the new price at once
-    const { fare, total } = expectedEconomyCents();
+    const { fare, total } = await expectedEconomyCents();
     const next = applyMargin(200_000 + total, '15.00');
     expect(res.json()).toEqual({
       success: true,
@@ -201,9 +209,12 @@ describe('economy re-pricing and cached options', () => {
         new_price: centsToNumber(next),
       },
     });
-    const search = fake.requests.find((r) => r.op === 'search' && r.body?.trip_type === 'ROUND_TRIP')!;
-    expect(search.body).toMatchObject({ cabin_class: 'ECONOMY', passengers: { adults: 2 } });
-    expect(fake.requests.some((r) => r.op === 'search' && r.body?.trip_type === 'ONE_WAY')).toBe(true);
+    const searches = fake.requests.filter((r) => r.op === 'create_offer_request').map((r) => r.body.data);
+    expect(searches.find((d) => d.slices.length === 2)).toMatchObject({
+      cabin_class: 'economy',
+      passengers: [{ type: 'adult' }, { type: 'adult' }],
+    });
+    expect(searches.some((d) => d.slices.length === 1 && d.slices[0].origin === 'NRT')).toBe(true);
 
     const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(toCents(o.finalPrice)).toBe(next);
@@ -227,17 +238,18 @@ describe('economy re-pricing and cached options', () => {
       source_type: 'cache',
       has_flights: true,
     });
-    expect(body.outbound_options).toHaveLength(5);
+    // the cache keeps up to five options; the fake Duffel answers three offers a search
+    expect(body.outbound_options).toHaveLength(3);
     expect(body.outbound_options[0].fareId).toBe(body.inbound_options[0].fareId);
   });
 
   it('falls back without failing when the provider errors', async () => {
-    fake.failNext('search', { status: 503, body: { errors: [{ code: 'DOWN', message: 'down' }] } });
+    fake.failNext('create_offer_request', { status: 503, code: 'service_unavailable', message: 'down' });
     const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { has_flights: true, fallback: true, price_changed: false } });
     // a 200 whose body is not a fare list is a provider error too, not a 500
-    fake.failNext('search', { status: 200, body: { flow_id: 'x', fares: { cheapest: 1 } } });
+    fake.failNext('create_offer_request', { status: 201, rawBody: '{"data":{"id":"orq_x","offers":{"cheapest":1}}}' });
     const odd = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
     expect(odd.statusCode).toBe(200);
     expect(odd.json().data).toEqual({ has_flights: true, fallback: true, price_changed: false });
@@ -275,7 +287,9 @@ describe('business flights, selection, payment and finalization', () => {
     reference = start.json().data.booking_reference;
     const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
 
+    const before = fake.requests.length;
     const res = await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`);
+    const sentByApp = fake.requests.slice(before);
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({
@@ -284,21 +298,23 @@ describe('business flights, selection, payment and finalization', () => {
       source_type: 'live_search',
       original_final_price: centsToNumber(toCents(o.finalPrice)),
       pax_count: 2,
-      apihubflowid: expect.stringMatching(/^flow-/),
+      apihubflowid: expect.stringMatching(/^orq_/),
     });
     const first = data.outbound_options[0];
-    const fare = sandboxFares({
-      tripType: 'ROUND_TRIP',
-      cabin: 'BUSINESS',
-      pax: 2,
-      currency: 'EUR',
-      legs: [
-        { origin: 'MAD', destination: 'NRT', date: departure },
-        { origin: 'NRT', destination: 'MAD', date: returnDate },
-      ],
-    }).find((f) => f.id === first.fareId)!;
+    const fare = (
+      await faresOf({
+        tripType: 'ROUND_TRIP',
+        cabin: 'BUSINESS',
+        pax: 2,
+        currency: 'EUR',
+        legs: [
+          { origin: 'MAD', destination: 'NRT', date: departure },
+          { origin: 'NRT', destination: 'MAD', date: returnDate },
+        ],
+      })
+    ).find((f) => f.legs[0].flightNumbers.join() === first.flight_numbers.join())!;
     const domestic = pickFare(
-      sandboxFares(
+      await faresOf(
         domesticSearch(
           { origin: 'NRT', destination: 'KIX', departure_date: addDays(departure, 2) },
           'BUSINESS',
@@ -316,8 +332,11 @@ describe('business flights, selection, payment and finalization', () => {
     expect(first.finalPrice).toBe(centsToNumber(price.finalCents));
     expect(first.extraPrice).toBe(centsToNumber(price.extraCents));
     expect(data.inbound_options.map((x: { fareId: string }) => x.fareId)).toContain(first.fareId);
-    const business = fake.requests.filter((r) => r.op === 'search' && r.body?.cabin_class === 'BUSINESS');
-    expect(business.map((r) => r.body?.trip_type).sort()).toEqual(['ONE_WAY', 'ROUND_TRIP']);
+    const business = sentByApp.filter((r) => r.op === 'create_offer_request');
+    expect(business.map((r) => [r.body.data.cabin_class, r.body.data.slices.length]).sort()).toEqual([
+      ['business', 1],
+      ['business', 2],
+    ]);
   });
 
   it('stores a BUSINESS selection with the server flight numbers and extras = extra x pax', async () => {
@@ -481,7 +500,9 @@ describe('business flights, selection, payment and finalization', () => {
       const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
       return b.status === 'flights_confirmed';
     }, 20_000);
-    const booked = fake.requests.filter((r) => r.op === 'book' && r.body?.reference === reference);
+    const booked = fake.requests.filter(
+      (r) => r.op === 'create_order' && r.body.data.metadata.itinera_booking === reference,
+    );
     expect(booked).toHaveLength(2);
     const again = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin.token}` } });
     expect(again.statusCode).toBe(409);
@@ -621,8 +642,17 @@ describe('land-only booking and multi-city routes', () => {
     await call(jar, 'POST', `${base}/${cat.offers.active}`, { actual_pax_count: 3 });
     const res = await call(jar, 'POST', `${base}/${cat.offers.active}/business-flights`);
     expect(res.statusCode).toBe(200);
-    const sent = fake.requests.filter((r) => r.op === 'search' && r.body?.trip_type !== 'ONE_WAY').at(-1)!;
-    expect(sent.body).toMatchObject({ trip_type: 'MULTI_CITY', cabin_class: 'BUSINESS', passengers: { adults: 3 } });
+    const sent = fake.requests
+      .filter((r) => r.op === 'create_offer_request' && r.body.data.slices.length === 2)
+      .at(-1)!;
+    expect(sent.body.data).toMatchObject({
+      slices: [
+        { origin: 'MAD', destination: 'NRT' },
+        { origin: 'KIX', destination: 'MAD' },
+      ],
+      cabin_class: 'business',
+      passengers: [{ type: 'adult' }, { type: 'adult' }, { type: 'adult' }],
+    });
     expect(res.json().data.pax_count).toBe(3);
   });
 });

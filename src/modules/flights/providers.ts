@@ -1,10 +1,8 @@
-// Picks the flight provider adapter from configuration: the sandbox (embedded default), Duffel
-// or the in-house HTTP wire format.
+// Picks the flight provider adapter from configuration: the sandbox (embedded default) or Duffel.
 // One instance per application context, shared by routes and jobs.
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { DuffelFlightProvider } from './duffel.js';
-import { HttpFlightProvider } from './http-provider.js';
 import type { FlightProvider } from './provider.js';
 import { SandboxFlightProvider } from './sandbox.js';
 
@@ -13,13 +11,6 @@ export function flightProviderFor(config: Config): FlightProvider {
     return new DuffelFlightProvider({
       baseUrl: config.flights.duffel.apiUrl,
       token: config.flights.duffel.apiToken,
-      timeoutMs: config.flights.timeoutMs,
-    });
-  }
-  if (config.flights.provider === 'http') {
-    return new HttpFlightProvider({
-      baseUrl: config.flights.apiUrl,
-      token: config.flights.apiToken,
       timeoutMs: config.flights.timeoutMs,
     });
   }
