@@ -6,20 +6,31 @@ import { inject } from 'vitest';
 import { connectPostgres, type Database, PGLITE_CONF, wrapPglite } from '../../src/db/database.js';
 import { withDatabase } from '../global-setup.js';
 
-export async function createTestDatabase(): Promise<Database> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const name = `itinera_t_${randomBytes(5).toString('hex')}`;
-    const admin = connectPostgres(url, 1);
-    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.close();
-    const database = connectPostgres(withDatabase(url, name), 5);
-    const close = database.close;
-    database.close = async () => {
-      await close();
+/** A new PostgreSQL database copied from the migrated template: its URL, and how to drop it. */
+export async function copyTemplateDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `itinera_t_${randomBytes(5).toString('hex')}`;
+  const admin = connectPostgres(url, 1);
+  await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  await admin.close();
+  return {
+    url: withDatabase(url, name),
+    async drop() {
       const a = connectPostgres(url, 1);
       await a.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       await a.close();
+    },
+  };
+}
+
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const copy = await copyTemplateDatabase(url);
+    const database = connectPostgres(copy.url, 5);
+    const close = database.close;
+    database.close = async () => {
+      await close();
+      await copy.drop();
     };
     return database;
   }

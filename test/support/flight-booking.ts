@@ -3,9 +3,17 @@
 // are the sandbox generator's, so the fake provider's re-search finds them.
 import type { Database } from '../../src/db/database.js';
 import { bookingPassengers, bookings, clients, passengers } from '../../src/db/schema/index.js';
+import type { DuffelFlightProvider } from '../../src/modules/flights/duffel.js';
 import type { StoredFlightSelection } from '../../src/modules/flights/jobs.js';
 import type { FlightSearchRequest } from '../../src/modules/flights/provider.js';
-import { domesticLeg, domesticSearch, internationalLeg, pickFare, segmentOf } from '../../src/modules/flights/rules.js';
+import {
+  domesticLeg,
+  domesticSearch,
+  internationalLeg,
+  internationalSearch,
+  pickFare,
+  segmentOf,
+} from '../../src/modules/flights/rules.js';
 import { sandboxFares } from '../../src/modules/flights/sandbox.js';
 
 export function paidSelection(pax = 2, cabin: 'ECONOMY' | 'BUSINESS' = 'ECONOMY'): StoredFlightSelection {
@@ -30,6 +38,32 @@ export function paidSelection(pax = 2, cabin: 'ECONOMY' | 'BUSINESS' = 'ECONOMY'
     outbound: segmentOf(fare.legs[0]),
     inbound: segmentOf(fare.legs[1]),
     legs: [internationalLeg(fare, pax, 0), domesticLeg(domestic, pax, 1)],
+  };
+}
+
+/**
+ * A paid selection made from a provider's live offers (MAD-NRT round trip leaving `departure`,
+ * back 11 days later, and NRT-KIX on day 4), 2 passengers in economy: `offer` picks which
+ * international offer the visitor chose.
+ */
+export async function liveSelection(
+  provider: DuffelFlightProvider,
+  departure: string,
+  offer = 0,
+): Promise<StoredFlightSelection> {
+  const day = (n: number) => new Date(Date.parse(`${departure}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  const out = { departure_airport: 'MAD', arrival_airport: 'NRT', departure_date: departure };
+  const back = { departure_airport: 'NRT', arrival_airport: 'MAD', departure_date: day(11) };
+  const intl = await provider.search(internationalSearch(out as never, back as never, 'ECONOMY', 2, 'EUR'));
+  const dom = await provider.search(
+    domesticSearch({ origin: 'NRT', destination: 'KIX', departure_date: day(4) }, 'ECONOMY', 2, 'EUR'),
+  );
+  const fare = intl.fares[offer];
+  return {
+    cabin_class: 'ECONOMY',
+    outbound: segmentOf(fare.legs[0]),
+    inbound: segmentOf(fare.legs[1]),
+    legs: [internationalLeg(fare, 2, 0), domesticLeg(dom.fares[0], 2, 1)],
   };
 }
 

@@ -6,14 +6,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDuffel, startFakeDuffel } from '../../../test/fakes/duffel.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { insertPaidBooking } from '../../../test/support/flight-booking.js';
+import { insertPaidBooking, liveSelection } from '../../../test/support/flight-booking.js';
 import { waitFor } from '../../../test/support/wait.js';
 import { bookings } from '../../db/schema/index.js';
 import type { JobInfo } from '../../platform/queue.js';
 import { DuffelFlightProvider } from '../flights/duffel.js';
 import { flightJobs, type StoredFlightSelection } from '../flights/jobs.js';
 import * as flightRecords from '../flights/repository.js';
-import { domesticLeg, domesticSearch, internationalLeg, internationalSearch, segmentOf } from '../flights/rules.js';
 import { bookAllFlights } from './flight-booking.js';
 
 let fake: FakeDuffel;
@@ -38,21 +37,7 @@ afterAll(async () => {
 });
 
 /** The selection a visitor made from Duffel's offers: a round trip and a domestic flight. */
-async function duffelSelection(offer = 0): Promise<StoredFlightSelection> {
-  const out = { departure_airport: 'MAD', arrival_airport: 'NRT', departure_date: '2026-09-01' };
-  const back = { departure_airport: 'NRT', arrival_airport: 'MAD', departure_date: '2026-09-12' };
-  const intl = await duffel.search(internationalSearch(out as never, back as never, 'ECONOMY', 2, 'EUR'));
-  const dom = await duffel.search(
-    domesticSearch({ origin: 'NRT', destination: 'KIX', departure_date: '2026-09-05' }, 'ECONOMY', 2, 'EUR'),
-  );
-  const fare = intl.fares[offer];
-  return {
-    cabin_class: 'ECONOMY',
-    outbound: segmentOf(fare.legs[0]),
-    inbound: segmentOf(fare.legs[1]),
-    legs: [internationalLeg(fare, 2, 0), domesticLeg(dom.fares[0], 2, 1)],
-  };
-}
+const duffelSelection = () => liveSelection(duffel, '2026-09-01');
 
 const statusOf = async (id: number) =>
   (await t.database.db.select({ s: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].s;

@@ -5,14 +5,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDuffel, startFakeDuffel } from '../../../test/fakes/duffel.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { insertPaidBooking } from '../../../test/support/flight-booking.js';
+import { insertPaidBooking, liveSelection } from '../../../test/support/flight-booking.js';
 import { waitFor } from '../../../test/support/wait.js';
 import { bookings } from '../../db/schema/index.js';
 import { createApiToken } from '../checkout/service.js';
 import { DuffelFlightProvider } from '../flights/duffel.js';
 import type { StoredFlightSelection } from '../flights/jobs.js';
 import * as flightRecords from '../flights/repository.js';
-import { domesticLeg, domesticSearch, internationalLeg, internationalSearch, segmentOf } from '../flights/rules.js';
 
 let fake: FakeDuffel;
 let t: TestApp;
@@ -38,22 +37,12 @@ afterAll(async () => {
 
 /** A selection whose international fare no longer exists at that price (the fare moved by 5.00 a person). */
 async function movedSelection(): Promise<StoredFlightSelection> {
-  const duffel = new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token });
-  const out = { departure_airport: 'MAD', arrival_airport: 'NRT', departure_date: '2026-10-01' };
-  const back = { departure_airport: 'NRT', arrival_airport: 'MAD', departure_date: '2026-10-12' };
-  const intl = await duffel.search(internationalSearch(out as never, back as never, 'ECONOMY', 2, 'EUR'));
-  const dom = await duffel.search(
-    domesticSearch({ origin: 'NRT', destination: 'KIX', departure_date: '2026-10-05' }, 'ECONOMY', 2, 'EUR'),
+  const selection = await liveSelection(
+    new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token }),
+    '2026-10-01',
   );
-  const fare = intl.fares[0];
-  const leg0 = internationalLeg(fare, 2, 0);
-  leg0.fare_price = Math.round((leg0.fare_price - 5) * 100) / 100;
-  return {
-    cabin_class: 'ECONOMY',
-    outbound: segmentOf(fare.legs[0]),
-    inbound: segmentOf(fare.legs[1]),
-    legs: [leg0, domesticLeg(dom.fares[0], 2, 1)],
-  };
+  selection.legs[0].fare_price = Math.round((selection.legs[0].fare_price - 5) * 100) / 100;
+  return selection;
 }
 
 const statusOf = async (id: number) =>
