@@ -442,14 +442,21 @@ describe('business flights, selection, payment and finalization', () => {
     expect(fs.legs[0].total_price).toBe(centsToNumber(toCents(fs.legs[0].fare_price) * 2));
 
     const people = await db
-      .select({ first: passengers.firstName, lead: bookingPassengers.isLead, clientId: passengers.clientId })
+      .select({
+        first: passengers.firstName,
+        lead: bookingPassengers.isLead,
+        clientId: passengers.clientId,
+        title: passengers.title,
+        gender: passengers.gender,
+      })
       .from(bookingPassengers)
       .innerJoin(passengers, eq(passengers.id, bookingPassengers.passengerId))
       .where(eq(bookingPassengers.bookingId, bookingId))
       .orderBy(bookingPassengers.position);
-    expect(people.map((p) => [p.first, p.lead])).toEqual([
-      ['Ana', true],
-      ['Luis', false],
+    // title and gender (asked because the provider is Duffel) reach the passenger records
+    expect(people.map((p) => [p.first, p.lead, p.title, p.gender])).toEqual([
+      ['Ana', true, 'ms', 'f'],
+      ['Luis', false, 'mr', 'm'],
     ]);
     expect(people[0].clientId).toBe(b.clientId);
     const upsells = await flightRecords.upsellsOf(db, bookingId);
