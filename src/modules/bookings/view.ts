@@ -41,6 +41,8 @@ export async function bookingView(ctx: AppContext, id: number) {
     payment_gateway_code: booking.paymentGatewayCode,
     flight_selection: booking.flightSelection,
     passengers: people.map((p, i) => ({
+      title: p.title,
+      gender: p.gender,
       first_name: p.firstName,
       last_name: p.lastName,
       nationality: p.nationality,

@@ -540,8 +540,8 @@ describe('business flights, selection, payment and finalization', () => {
       payment_gateway_code: 'stripe',
       checkout_step: 'summary', // PUT /travelers advanced the funnel to the summary
       passengers: [
-        { first_name: 'Ana', is_lead: true },
-        { first_name: 'Luis', is_lead: false },
+        { title: 'ms', gender: 'f', first_name: 'Ana', is_lead: true },
+        { title: 'mr', gender: 'm', first_name: 'Luis', is_lead: false },
       ],
       upsells: [{ type: 'flight_upgrade', quantity: 2 }],
     });
