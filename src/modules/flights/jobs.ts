@@ -209,6 +209,10 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     const moved = verifiedPriceChange(fare, verified);
     if (moved) throw moved;
     const travelers = await repo.passengersOf(db, bookingId);
+    if (opts.signal?.aborted) {
+      // the deadline passed during the verify step: no booking call is started after it
+      throw new FlightProviderError('timeout', 'The leg job reached its time-out before booking', { fare_id: fare.id });
+    }
     const startedBefore = await repo.markBookingStarted(db, bookingId, legIndex);
     if (startedBefore) {
       // set between the job's look-up and now only by a concurrent run: look once more
