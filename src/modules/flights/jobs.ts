@@ -182,7 +182,8 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       flightType: leg.type,
       cabinClass: leg.cabin_class,
       provider: provider.name,
-      fareId: from.fareId ?? String(reservation.details.fare_id ?? reservation.reservationId),
+      // an order found later names no fare of ours: the order id stands in for it
+      fareId: from.fareId ?? reservation.reservationId,
       flowId: from.flowId,
       reservationId: reservation.reservationId,
       pnr: reservation.pnr,
@@ -215,7 +216,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     }
     const startedBefore = await repo.markBookingStarted(db, bookingId, legIndex);
     if (startedBefore) {
-      // set between the job's look-up and now only by a concurrent run: look once more
+      // an earlier call may have booked it: the job looked at its start, re-booking looks here
       const earlier = await findEarlierBooking(booking.reference, bookingId, legIndex, opts.signal);
       if (earlier) {
         await storeLeg(bookingId, leg, earlier, { fareId: null, flowId: null, flightNumbers: null });
