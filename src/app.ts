@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
+import { adminConsoleRoutes } from './modules/admin/routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentRoutes } from './modules/content/routes.js';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);
   await opsRoutes(app, ctx);
+  await adminConsoleRoutes(app, ctx);
 
   return app as unknown as App;
 }
