@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
+import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentRoutes } from './modules/content/routes.js';
@@ -152,7 +153,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);
   await opsRoutes(app, ctx);
-  await adminConsoleRoutes(app, ctx);
+  // the back-office console; each module's pages join its scope (add yours to the list)
+  await adminConsoleRoutes(app, ctx, [bookingConsoleRoutes]);
 
   return app as unknown as App;
 }

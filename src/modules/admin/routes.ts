@@ -54,11 +54,19 @@ function idParam(request: FastifyRequest): number {
   return Number(raw);
 }
 
-export async function adminConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** A module's console pages: registered in the console's scope (form bodies, HTML error pages). */
+export type ConsolePages = (scope: FastifyInstance, ctx: AppContext) => Promise<void>;
+
+export async function adminConsoleRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  pages: ConsolePages[] = [],
+): Promise<void> {
   await app.register(async (scope) => {
     formBodies(scope);
     htmlErrors(ctx, scope);
     assetRoutes(scope);
+    for (const register of pages) await register(scope, ctx);
 
     // --------------------------------------------------------------------------- sign-in
     const loginForm = (
