@@ -12,6 +12,10 @@ export interface NavItem {
 export const navigation: NavItem[] = [
   { href: '/admin/bookings', label: 'Bookings', permission: 'view_booking' },
   { href: '/admin/notifications', label: 'Notifications', permission: 'view_booking' },
+  { href: '/admin/leads', label: 'Leads', permission: 'view_lead' },
+  { href: '/admin/subscribers', label: 'Subscribers', permission: 'view_subscriber' },
+  { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },
+  { href: '/admin/jobs', label: 'Jobs', permission: 'view_job' },
   { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
   { href: '/pulse', label: 'Pulse', permission: 'view_dashboard' },
   { href: '/telescope', label: 'Telescope', permission: 'view_dashboard' },
