@@ -437,7 +437,7 @@ describe('business flights, selection, payment and finalization', () => {
     expect(upsells.map((u) => u.type)).toEqual(['flight_upgrade']);
     expect(upsells[0]).toMatchObject({ quantity: 2, details: { cabin_class: 'BUSINESS', trip_type: 'ROUND_TRIP' } });
     const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
-    expect(o.allotmentUsed).toBe(1);
+    expect(o.allotmentUsed).toBe(2); // seats: the booking's two passengers
     const moves = await flightRecords.transitionsOf(db, bookingId);
     expect(moves.at(-1)).toMatchObject({
       fromStatus: 'checkout',
@@ -557,39 +557,53 @@ describe('rate limits', () => {
 });
 
 describe('land-only booking and multi-city routes', () => {
-  it('finalizes a booking without flights as pending_land_confirmation', async () => {
+  it('refuses to take money for an offer with flights before a flight is chosen', async () => {
     const jar = new Jar();
     expect((await call(jar, 'POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
     await call(jar, 'PUT', `${base}/contact`, { client });
     await call(jar, 'PUT', `${base}/travelers`, { travelers });
-    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
-    stripe.succeed(intent.payment_intent_id);
-    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.status).toBe('pending_land_confirmation');
+    const before = stripe.requests.length;
+    const res = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, error: 'flight_selection_required' });
+    expect(stripe.requests.length).toBe(before);
   });
 
-  it('stores the total of what it finalizes when a selection changed after the payment intent', async () => {
+  it('answers quote_changed when a selection changed after the payment intent, and finalizes the new quote', async () => {
     const jar = new Jar();
     const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
     const bookingId = start.json().data.booking_id;
+    await call(jar, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect((await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'ECONOMY' })).statusCode).toBe(200);
     await call(jar, 'PUT', `${base}/contact`, { client });
     await call(jar, 'PUT', `${base}/travelers`, { travelers });
-    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    const first = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(first.statusCode).toBe(200);
+    const intent = first.json().data;
     const changed = await call(jar, 'PUT', `${base}/transfers`, {
       transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
     });
     expect(changed.statusCode).toBe(200);
     const total = changed.json().data.total_price;
     expect(total).toBe(centsToNumber(toCents(intent.total_price) + 8000));
-    stripe.succeed(intent.payment_intent_id);
-    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    const refused = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ success: false, error: 'quote_changed' });
+    const [unpaid] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(unpaid.status).toBe('checkout');
+
+    // a new intent for the new selections; the old, unpaid one is canceled at Stripe
+    const second = await call(jar, 'POST', `${base}/payment/intent`);
+    const next = second.json().data;
+    expect(next.total_price).toBe(total);
+    expect(next.payment_intent_id).not.toBe(intent.payment_intent_id);
+    expect(stripe.intents.get(intent.payment_intent_id)!.status).toBe('canceled');
+    stripe.succeed(next.payment_intent_id);
+    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: next.payment_intent_id });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.amount_paid).toBe(intent.amount);
+    expect(res.json().data.amount_paid).toBe(next.amount);
     const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
     expect(toCents(b.totalPrice)).toBe(toCents(total));
-    const moves = await flightRecords.transitionsOf(t.database.db, bookingId);
-    expect(moves.at(-1)!.metadata).toMatchObject({ total_price: total, amount_paid: intent.amount });
   });
 
   it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {
