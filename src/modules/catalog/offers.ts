@@ -1,7 +1,7 @@
 // Offer reads and writes for the checkout, the flights and the bookings: the offer a checkout
 // prices from, its final price, the flight cache and prices the live economy search refreshes,
 // and the allotment a paid booking consumes.
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { offers } from '../../db/schema/index.js';
 

@@ -198,6 +198,8 @@ export class PaymentService {
       fingerprint,
       sessionId: session.id,
       customerId: intent.customerId,
+      // the clock's time: the reconciliation measures a payment's age with the same clock
+      createdAt: this.ctx.clock.now(),
     };
     await repo.insertPayment(this.db, row);
     await repo.attachHold(this.db, state.bookingId, intent.id);
