@@ -11,6 +11,7 @@ import { bookingPassengers, bookings, offers, passengers } from '../../db/schema
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
 import { createApiToken } from '../checkout/service.js';
+import { findPayment } from '../payments/repository.js';
 import type { FlightSearchRequest } from './provider.js';
 import * as flightRecords from './repository.js';
 import {
@@ -379,11 +380,16 @@ describe('business flights, selection, payment and finalization', () => {
       currency: { code: 'EUR', symbol: '€' },
     });
     expect(intent.client_secret).toMatch(/_secret_/);
-    expect(stripe.requests.at(-1)!.form).toMatchObject({
+    const sent = stripe.requests.at(-1)!;
+    expect(sent.form).toMatchObject({
       amount: String(deposit),
       currency: 'eur',
       'metadata[booking_reference]': reference,
+      setup_future_usage: 'off_session',
+      customer: expect.stringMatching(/^cus_/),
     });
+    expect(sent.headers['idempotency-key']).toMatch(new RegExp(`^deposit-${bookingId}-[0-9a-f]{16}-0$`));
+    expect(stripe.customers.get(sent.form.customer)).toMatchObject({ email: client.email });
 
     const early = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(early.statusCode).toBe(402);
@@ -604,6 +610,43 @@ describe('land-only booking and multi-city routes', () => {
     expect(res.json().data.amount_paid).toBe(next.amount);
     const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
     expect(toCents(b.totalPrice)).toBe(toCents(total));
+  });
+
+  it('finalizes through the signed Stripe webhook alone when the browser never confirms', async () => {
+    const jar = new Jar();
+    const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+    const bookingId = start.json().data.booking_id;
+    await call(jar, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'ECONOMY' });
+    await call(jar, 'PUT', `${base}/contact`, { client });
+    await call(jar, 'PUT', `${base}/travelers`, { travelers });
+    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    stripe.succeed(intent.payment_intent_id); // Stripe.js in the browser; then the tab closes
+    const event = stripe.event('payment_intent.succeeded', intent.payment_intent_id);
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/stripe',
+        payload: event.payload,
+        headers: { 'content-type': 'application/json', 'stripe-signature': stripe.sign(event.payload) },
+      });
+    const res = await post();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true, duplicate: false, handled: true });
+    const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(b.status).toBe('pending_flight_booking');
+    const payment = await findPayment(t.database.db, intent.payment_intent_id);
+    const customer = stripe.intents.get(intent.payment_intent_id)!.customer;
+    expect(payment).toMatchObject({
+      status: 'Succeeded',
+      customerId: customer,
+      paymentMethodId: `pm_card_visa_${customer}`,
+    });
+    expect((await post()).json()).toEqual({ received: true, duplicate: true, handled: false });
+    // the browser comes back: the same answer
+    const late = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().data).toMatchObject({ status: 'pending_flight_booking', amount_paid: intent.amount });
   });
 
   it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {
