@@ -56,6 +56,7 @@ type Selection = Record<string, unknown> & {
   fare_id?: string | null;
   flow_id?: string | null;
   business_extra_price_per_person?: number | null;
+  extra_price_per_person?: number | null;
 };
 
 /** flight_selection as stored on the booking: airports named, each leg with its total. */
@@ -245,6 +246,18 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
               cabin: l.cabin_class,
             })),
         },
+      });
+    }
+    if (selection?.cabin_class === 'ECONOMY' && typeof selection.extra_price_per_person === 'number') {
+      const perPerson = toCents(selection.extra_price_per_person);
+      upsells.push({
+        ...base,
+        type: 'flight_fare',
+        name: 'Economy fare chosen',
+        unitPrice: formatCents(perPerson),
+        quantity: pax,
+        totalPrice: formatCents(perPerson * pax),
+        details: { cabin_class: 'ECONOMY', fare_id: selection.fare_id ?? null, pax_count: pax },
       });
     }
     await flights.insertUpsells(tx, upsells);

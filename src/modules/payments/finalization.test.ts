@@ -7,7 +7,7 @@ import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support
 import { waitFor } from '../../../test/support/wait.js';
 import { bookingPassengers, bookings, offers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
-import { toCents } from '../../platform/money.js';
+import { centsToNumber, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
 import { createApiToken } from '../checkout/service.js';
 import * as flightRecords from '../flights/repository.js';
@@ -209,6 +209,77 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(after.allotmentUsed).toBe(after.allotment);
     expect((await flightRecords.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual([]);
     await db.update(offers).set({ allotmentUsed: o.allotmentUsed }).where(eq(offers.id, cat.offers.active));
+  });
+});
+
+describe('economy flights booked as chosen', () => {
+  it('stores the chosen economy card, charges a dearer one, refuses an unknown one, and books its flights', async () => {
+    const db = t.database.db;
+    const jar = new Jar();
+    const start = (await jar.call('POST', `${base}/${cat.offers.active}`, {})).json().data;
+    await jar.call('POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    const options = (await jar.call('GET', `${base}/${cat.offers.active}/flights`)).json().data;
+    type Card = { fareId: string; extraPrice: number; flight_numbers: string[]; price: number };
+    const cards = options.outbound_options as Card[];
+    const inbound = options.inbound_options as Card[];
+    const priced = cards.find((c) => c.extraPrice === 0)!;
+    const dearer = cards.find((c) => c.extraPrice > 0)!;
+    expect(priced).toBeDefined();
+    expect(dearer).toBeDefined();
+    expect(dearer.price).toBeGreaterThan(priced.price);
+
+    const unknown = await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: 'SBX.not-a-card' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toMatchObject({ success: false, error: 'fare_not_found' });
+
+    const pick = await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: dearer.fareId });
+    expect(pick.statusCode).toBe(200);
+    const s = pick.json().data;
+    expect(s.flight_selection).toMatchObject({ cabin_class: 'ECONOMY', fare_id: dearer.fareId });
+    expect(s.flight_selection.outbound.flight_numbers).toEqual(dearer.flight_numbers);
+    expect(s.flight_selection.inbound.flight_numbers).toEqual(
+      inbound.find((c) => c.fareId === dearer.fareId)!.flight_numbers,
+    );
+    // the card's extraPrice is for the whole party: per person times two
+    expect(toCents(s.extras_price)).toBe(2 * Math.floor((toCents(dearer.extraPrice) + 1) / 2));
+    expect(s.total_price).toBe(centsToNumber(toCents(s.base_price) + toCents(s.extras_price)));
+
+    // a cheaper card than the priced one keeps the price
+    const cheaper = cards.find((c) => c.extraPrice === 0 && c.fareId !== dearer.fareId)!;
+    const kept = (await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: cheaper.fareId })).json()
+      .data;
+    expect(kept.extras_price).toBe(0);
+    expect(kept.flight_selection.outbound.flight_numbers).toEqual(cheaper.flight_numbers);
+
+    // the dearer card again, then pay: the admin job books exactly its flight numbers
+    await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: dearer.fareId });
+    await jar.call('PUT', `${base}/contact`, { client });
+    await jar.call('PUT', `${base}/travelers`, { travelers: [traveler('Ana', 'P7'), traveler('Luis', 'P8')] });
+    const intent = (await jar.call('POST', `${base}/payment/intent`)).json().data;
+    expect(intent.total_price).toBe(centsToNumber(toCents(s.base_price) + toCents(s.extras_price)));
+    expect(
+      (await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id })).statusCode,
+    ).toBe(200);
+    const upsells = await flightRecords.upsellsOf(db, start.booking_id);
+    expect(upsells.map((u) => [u.type, u.quantity])).toEqual([['flight_fare', 2]]);
+    const admin = await createApiToken(db, 'admin2', ['*']);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/internal/bookings/${start.booking_id}/book-flights`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.statusCode).toBe(202);
+    await waitFor(async () => {
+      const [x] = await db.select().from(bookings).where(eq(bookings.id, start.booking_id));
+      return x.status === 'flights_confirmed';
+    }, 20_000);
+    const records = await flightRecords.flightBookingsOf(db, start.booking_id);
+    const international = records.find((r) => r.legIndex === 0)!;
+    expect(international.fareId).toBe(dearer.fareId);
+    expect(international.flightNumbers).toEqual([
+      ...dearer.flight_numbers,
+      ...inbound.find((c) => c.fareId === dearer.fareId)!.flight_numbers,
+    ]);
   });
 });
 
