@@ -10,6 +10,7 @@ import { waitFor } from '../../../test/support/wait.js';
 import { bookingPassengers, bookings, offers, passengers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
+import { marketingRoundCents } from '../checkout/rules.js';
 import { createApiToken } from '../checkout/service.js';
 import { findPayment } from '../payments/repository.js';
 import type { FlightSearchRequest } from './provider.js';
@@ -192,7 +193,8 @@ describe('economy re-pricing and cached options', () => {
     expect(res.statusCode).toBe(200);
     expect(offersChanged).toBe(1); // the catalog shows the new price at once
     const { fare, total } = expectedEconomyCents();
-    const next = applyMargin(200_000 + total, '15.00');
+    // (land + flights) x 1.15, marketing-rounded per person (next 5 units minus 1 cent), times 2
+    const next = marketingRoundCents(Math.ceil(applyMargin(200_000 + total, '15.00') / 2)) * 2;
     expect(res.json()).toEqual({
       success: true,
       data: {
@@ -313,6 +315,7 @@ describe('business flights, selection, payment and finalization', () => {
       landBaseCents: 200_000,
       marginPercent: '15.00',
       originalFinalCents: toCents(o.finalPrice),
+      round: (cents) => marketingRoundCents(Math.ceil(cents / 2)) * 2,
     });
     expect(first.finalPrice).toBe(centsToNumber(price.finalCents));
     expect(first.extraPrice).toBe(centsToNumber(price.extraCents));

@@ -190,7 +190,8 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         {
           schema: {
             tags,
-            summary: 'Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare)',
+            summary:
+              'Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare)',
             params: Type.Object(MarketPath),
             body: FlightSelectionBody,
             response: { 200: ok(AnyObject), 400: ErrorBody, 422: ErrorBody },

@@ -61,8 +61,8 @@ export interface FlightSelectionInput {
 
 interface Land {
   landCents: number;
-  /** non-standard pax: per-pax marketing rounding times pax */
-  round?: (cents: number) => number;
+  /** per-pax marketing rounding times pax */
+  round: (cents: number) => number;
 }
 
 export class FlightCheckoutService {
@@ -85,7 +85,9 @@ export class FlightCheckoutService {
 
   /** Land price for the party: the offer's land_base_price, or recalculated for non-standard pax. */
   private async land(offer: OfferWithProduct, state: FlightSessionState | null): Promise<Land> {
-    if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice) };
+    // one marketing rounding for every written price: per person, times the passengers
+    const roundFor = (pax: number) => (cents: number) => marketingRoundCents(Math.ceil(cents / pax)) * pax;
+    if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice), round: roundFor(offer.paxCount) };
     const pax = state.actualPaxCount;
     const { stays } = await loadStays(this.db, offer.templateId);
     const selection = stays.filter((s) => s.tier === 'selection');
@@ -111,7 +113,7 @@ export class FlightCheckoutService {
       flightPerPersonCents: 0,
       marginPercent: '0',
     });
-    return { landCents, round: (cents) => marketingRoundCents(Math.ceil(cents / pax)) * pax };
+    return { landCents, round: roundFor(pax) };
   }
 
   private async cacheOf(offerId: number): Promise<OfferFlightCache | null> {
@@ -183,16 +185,10 @@ export class FlightCheckoutService {
 
     let original = oldFinal;
     // the price of the tour with a given international fare: the same rule for every card
-    let priceWith: (fareCents: number) => number;
-    if (nonStandard) {
-      const land = await this.land(offer, own!.state);
-      original = own!.state.baseCents;
-      priceWith = (fareCents) =>
-        land.round!(applyMargin(land.landCents + fareCents + domestic.cents, offer.marginPercent));
-    } else {
-      priceWith = (fareCents) =>
-        applyMargin(toCents(offer.landBasePrice) + fareCents + domestic.cents, offer.marginPercent);
-    }
+    const land = await this.land(offer, nonStandard ? own!.state : null);
+    if (nonStandard) original = own!.state.baseCents;
+    const priceWith = (fareCents: number) =>
+      land.round(applyMargin(land.landCents + fareCents + domestic.cents, offer.marginPercent));
     const next = priceWith(fare.totalCents);
     // a card dearer than the priced fare adds the difference; a cheaper one keeps the price
     const extraOf = (f: Fare) => Math.max(0, priceWith(f.totalCents) - next);

@@ -295,9 +295,9 @@ describe('non-standard passengers', () => {
     expect(data.original_price).toBe(start.base_price);
     const session = (await jar.call('GET', base)).json().data;
     expect(session.base_price).toBe(data.new_price);
-    // per-pax marketing rounding: whole units ending in 9, times 3
+    // per-pax marketing rounding: the next 5 units minus 1 cent (x4.99 or x9.99), times 3
     expect(toCents(data.new_price) % 3).toBe(0);
-    expect((toCents(data.new_price) / 3 / 100) % 10).toBe(9);
+    expect((toCents(data.new_price) / 3) % 500).toBe(499);
     const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(after.finalPrice).toBe(before.finalPrice);
   });
