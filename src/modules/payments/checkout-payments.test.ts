@@ -320,4 +320,37 @@ describe('reconciliation and holds', () => {
   });
 });
 
+describe('quotes and documentation', () => {
+  it('keeps the quote when the session price refreshes after the intent', async () => {
+    const { jar, bookingId } = await readyCheckout();
+    const intent = await intentOf(jar);
+    const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    await t.database.db.update(offers).set({ finalPrice: '4010.00' }).where(eq(offers.id, cat.offers.active));
+    try {
+      expect((await jar.call('GET', base)).json().data.total_price).toBe(4010);
+      // same selections: the same intent and the same quote, whatever the price did
+      const again = await intentOf(jar);
+      expect(again).toMatchObject({ payment_intent_id: intent.payment_intent_id, total_price: intent.total_price });
+      const done = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+      expect(done.statusCode).toBe(200);
+      expect((await booking(bookingId)).totalPrice).toBe('3910.00');
+    } finally {
+      await t.database.db.update(offers).set({ finalPrice: o.finalPrice }).where(eq(offers.id, cat.offers.active));
+    }
+  });
+
+  it('documents the webhook and the confirm body with its payment errors', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.paths['/api/webhooks/stripe'].post.responses).toHaveProperty('400');
+    const confirm = doc.paths['/api/{market}/{lang}/checkout/payment/confirm'].post;
+    const body = confirm.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(['payment_intent_id', 'payment_method']);
+    expect(body.required).toEqual(['payment_intent_id']);
+    expect(confirm.responses['402'].content['application/json'].schema.properties).toHaveProperty('client_secret');
+    expect(Object.keys(doc.paths['/api/{market}/{lang}/checkout/payment/intent'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '404', '409', '410']),
+    );
+  });
+});
+
 const toCentsString = (v: string) => Number(v).toFixed(2);
