@@ -10,6 +10,7 @@ import { waitFor } from '../../../test/support/wait.js';
 import { bookingPassengers, bookings, offers, passengers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
+import { allTasks, runTask } from '../../tasks.js';
 import { marketingRoundCents } from '../checkout/rules.js';
 import { createApiToken } from '../checkout/service.js';
 import { findPayment } from '../payments/repository.js';
@@ -650,6 +651,51 @@ describe('land-only booking and multi-city routes', () => {
     const late = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(late.statusCode).toBe(200);
     expect(late.json().data).toMatchObject({ status: 'pending_flight_booking', amount_paid: intent.amount });
+  });
+
+  it('reconciles with Stripe when confirm and webhook are both lost; a processing payment keeps its seats', async () => {
+    // two more parties of two: the seats earlier cases paid for are given back first
+    await t.database.db.update(offers).set({ allotmentUsed: 0 }).where(eq(offers.id, cat.offers.active));
+    const ready = async () => {
+      const jar = new Jar();
+      const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+      await call(jar, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+      await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'ECONOMY' });
+      await call(jar, 'PUT', `${base}/contact`, { client });
+      await call(jar, 'PUT', `${base}/travelers`, { travelers });
+      const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+      return { bookingId: start.json().data.booking_id as number, intent };
+    };
+    const paid = await ready();
+    const slow = await ready();
+    stripe.succeed(paid.intent.payment_intent_id);
+    stripe.processing(slow.intent.payment_intent_id);
+    const run = (name: string) =>
+      runTask(t.app.ctx, allTasks(t.app.ctx).find((x) => x.name === name)!, {
+        asOf: t.clock.now(),
+        trigger: 'command',
+        options: {},
+        out: () => {},
+      });
+    t.clock.advance(31 * 60_000);
+    const holds = await run('checkout.release-holds');
+    expect(holds.message).toContain('finalized 1');
+    expect(holds.message).toContain('processing 1');
+    const statusOf = async (id: number) =>
+      (await t.database.db.select().from(bookings).where(eq(bookings.id, id)))[0].status;
+    expect(await statusOf(paid.bookingId)).toBe('pending_flight_booking');
+    expect(await statusOf(slow.bookingId)).toBe('checkout');
+    expect(stripe.intents.get(slow.intent.payment_intent_id)!.status).toBe('processing'); // not canceled
+    // the money arrives later; the webhook is lost; the reconciliation finds it
+    stripe.succeed(slow.intent.payment_intent_id);
+    const reconciled = await run('payments.reconcile');
+    expect(reconciled).toMatchObject({ ok: true });
+    expect(reconciled.message).toContain('finalized 1');
+    expect(await statusOf(slow.bookingId)).toBe('pending_flight_booking');
+    const gets = stripe.requests.filter(
+      (r) => r.method === 'GET' && r.path === `/v1/payment_intents/${slow.intent.payment_intent_id}`,
+    );
+    expect(gets.length).toBeGreaterThanOrEqual(2);
   });
 
   it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {
