@@ -321,6 +321,26 @@ describe('reconciliation and holds', () => {
 });
 
 describe('quotes and documentation', () => {
+  it('refuses an intent for an offer that can no longer be booked: 410 inside the lead time, 404 inactive', async () => {
+    const { jar, bookingId } = await readyCheckout();
+    const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    const set = (v: Partial<typeof offers.$inferInsert>) =>
+      t.database.db.update(offers).set(v).where(eq(offers.id, cat.offers.active));
+    try {
+      await set({ departureDate: '2026-06-18' }); // 3 days after the test clock's today
+      const soon = await jar.call('POST', `${base}/payment/intent`);
+      expect(soon.statusCode).toBe(410);
+      expect(soon.json()).toMatchObject({ success: false, error: 'offer_expired' });
+      await set({ departureDate: o.departureDate, status: 'Inactive' });
+      const gone = await jar.call('POST', `${base}/payment/intent`);
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json()).toMatchObject({ success: false, error: 'offer_not_found' });
+      expect(await t.database.db.select().from(seatHolds).where(eq(seatHolds.bookingId, bookingId))).toEqual([]);
+    } finally {
+      await set({ departureDate: o.departureDate, status: o.status });
+    }
+  });
+
   it('keeps the quote when the session price refreshes after the intent', async () => {
     const { jar, bookingId } = await readyCheckout();
     const intent = await intentOf(jar);
