@@ -152,8 +152,12 @@ export class PaymentService {
       // the selections changed: the old intent must not be paid any more
       const old = await gateway.cancelIntent(open.intentId);
       await repo.setStatus(this.db, open.intentId, old.status);
+      // money already taken or on its way for the old quote: it is finalized as it was paid
       if (old.status === 'Succeeded') {
         throw new AppError(409, 'payment_already_succeeded', 'This booking is already paid; it is being confirmed.');
+      }
+      if (old.status === 'Processing') {
+        throw new AppError(409, 'payment_processing', 'A payment for this booking is being processed; wait for it.');
       }
     }
 
