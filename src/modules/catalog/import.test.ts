@@ -3,7 +3,7 @@ import { catalogFixture, FIXTURE_TODAY, importFixture } from '../../../test/supp
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
 import { catalogRevisionOf, runImport } from './import.js';
-import { consumeAllotment } from './offers.js';
+import { takeSeats } from './offers.js';
 
 const TABLES = [
   'markets',
@@ -168,7 +168,7 @@ describe('runImport', () => {
     const { rows } = await database.query<{ id: number; allotment_used: number }>(
       `SELECT id, allotment_used FROM offers WHERE code = 'JE-ES-1'`,
     );
-    await consumeAllotment(database.db, rows[0].id); // a paid booking took a seat
+    await takeSeats(database.db, rows[0].id, 1); // a paid booking took a seat
     const again = await importFixture(database, doc);
     expect(again.offers).toMatchObject({ inserted: 0, updated: 0 });
     const { rows: after } = await database.query<{ allotment_used: number }>(
