@@ -11,7 +11,6 @@ export interface NavItem {
 
 export const navigation: NavItem[] = [
   { href: '/admin/bookings', label: 'Bookings', permission: 'view_booking' },
-  { href: '/admin/notifications', label: 'Notifications', permission: 'view_booking' },
   { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
   { href: '/pulse', label: 'Pulse', permission: 'view_dashboard' },
   { href: '/telescope', label: 'Telescope', permission: 'view_dashboard' },
