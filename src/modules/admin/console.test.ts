@@ -334,3 +334,55 @@ describe('notifications', () => {
     expect(n2!.id).toBeGreaterThan(n1!.id);
   });
 });
+
+describe('roles and ended sessions', () => {
+  it('creates a role with ticked permissions, and its holders get exactly those', async () => {
+    const boss = await signIn(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/roles',
+      headers: { cookie: boss.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_csrf=${encodeURIComponent(boss.csrf)}&name=operations&label=Operations&permissions=view_booking&permissions=view_dashboard`,
+    });
+    expect(res.statusCode).toBe(303);
+    const page = await t.app.inject({ url: '/admin/roles', headers: { cookie: boss.cookie } });
+    expect(page.body).toContain('Operations <code>operations</code>');
+    expect(page.body).toContain('value="view_dashboard" checked');
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/admin/roles',
+      headers: { cookie: boss.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_csrf=${encodeURIComponent(boss.csrf)}&name=super_admin&permissions=view_booking`,
+    });
+    expect(bad.statusCode).toBe(409);
+    const { createAdminUser } = await import('./service.js');
+    await createAdminUser(t.app.ctx, {
+      email: 'ops@example.com',
+      name: 'Ops',
+      password: 'a long password 2',
+      roles: ['operations'],
+    });
+    const ok = await login('ops@example.com', 'a long password 2');
+    const cookie = cookiesOf(ok).find((c) => c.startsWith('itinera_admin='))!;
+    expect((await t.app.inject({ url: '/pulse', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/admin/audit-log', headers: { cookie } })).statusCode).toBe(403);
+    expect(await auditActions(boss.email)).toContain('admin_role.create');
+  });
+
+  it('admin.prune-sessions deletes ended sessions only', async () => {
+    const { tasks } = await import('./tasks.js');
+    const idle = await signIn(t.app);
+    try {
+      t.clock.set('2026-06-15T11:30:00Z');
+      const live = await idle.again();
+      const task = tasks(t.app.ctx)[0]!;
+      const result = await task.run(t.app.ctx, { asOf: t.clock.now(), trigger: 'command', options: {}, out: () => {} });
+      expect(result.ok).toBe(true);
+      const left = await t.database.db.select().from(adminSessions).where(eq(adminSessions.userId, idle.userId));
+      expect(left).toHaveLength(1);
+      expect((await t.app.inject({ url: '/admin', headers: { cookie: live.cookie } })).statusCode).toBe(200);
+    } finally {
+      t.clock.set(TEST_NOW);
+    }
+  });
+});
