@@ -34,6 +34,8 @@ export interface Config {
   checkout: {
     sessionTtlMinutes: number;
     depositPercent: number;
+    /** seats are held from payment intent until payment, at least this long */
+    holdMinutes: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -54,6 +56,8 @@ export interface Config {
   };
   stripe: {
     secretKey: string;
+    /** signing secret of the webhook endpoint (whsec_...); a demo default outside production */
+    webhookSecret: string;
     apiHost?: string;
     apiPort?: number;
     apiProtocol?: 'http' | 'https';
@@ -193,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkout: {
       sessionTtlMinutes: int(env, 'CHECKOUT_SESSION_TTL_MINUTES', 120, 1),
       depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),
+      holdMinutes: int(env, 'CHECKOUT_HOLD_MINUTES', 30, 1, 24 * 60),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',
@@ -213,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     stripe: {
       secretKey: str(env, 'STRIPE_SECRET_KEY', ''),
+      webhookSecret: str(env, 'STRIPE_WEBHOOK_SECRET', production ? '' : 'whsec_itinera_demo'),
       apiHost: stripeUrl?.hostname,
       apiPort: stripeUrl ? Number(stripeUrl.port || (stripeUrl.protocol === 'https:' ? 443 : 80)) : undefined,
       apiProtocol: stripeUrl ? (stripeUrl.protocol.replace(':', '') as 'http' | 'https') : undefined,

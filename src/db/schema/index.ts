@@ -8,3 +8,4 @@ export * from './marketing.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './ops.js';
+export * from './payments.js';
