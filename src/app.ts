@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
+import { balanceRoutes } from './modules/balance/routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentRoutes } from './modules/content/routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await checkoutRoutes(app, ctx);
   await flightsRoutes(app, ctx);
   await paymentRoutes(app, ctx);
+  await balanceRoutes(app, ctx);
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);
   await opsRoutes(app, ctx);

@@ -68,6 +68,10 @@ export interface Config {
   deploymentToken: string;
   /** HTTP Basic credentials of the monitoring pages; required (else 503) in production and staging */
   dashboard: { user: string; password: string };
+  /** Balance payments: due BALANCE_DUE_DAYS before departure, collected off-session. */
+  balance: { dueDays: number };
+  /** Customer e-mails: the outbox is delivered over SMTP_URL; without it mails stay in the outbox. */
+  mail: { smtpUrl?: string; from: string };
   health: {
     expectedEnv?: string;
     notifyEmail: string;
@@ -218,6 +222,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
+    balance: { dueDays: int(env, 'BALANCE_DUE_DAYS', 60, 0, 365) },
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },
     health: {
       expectedEnv: env.HEALTH_EXPECTED_ENV || undefined,
       notifyEmail: str(env, 'HEALTH_NOTIFY_EMAIL', ''),

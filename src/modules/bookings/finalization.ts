@@ -5,6 +5,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { scheduleBalance } from '../balance/service.js';
 import { consumeAllotment } from '../catalog/offers.js';
 import { airportNames } from '../catalog/repository.js';
 import * as checkout from '../checkout/repository.js';
@@ -203,6 +204,8 @@ export async function finalizeBooking(
       total_price: centsToNumber(payment.totalCents),
       currency,
     });
+    // the balance (due date, what remains) and the confirmation e-mail, in this transaction
+    await scheduleBalance(tx, ctx, booking.id, payment.amountCents);
     if (!(await consumeAllotment(tx, booking.offerId))) {
       // paid already: keep the booking, tell the admins the departure is over-sold
       await flights.notifyAdmins(tx, {

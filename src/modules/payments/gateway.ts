@@ -34,7 +34,29 @@ export interface PaymentGateway {
   readonly methodCode: string;
   createIntent(req: CreateIntentRequest): Promise<PaymentIntent>;
   retrieveIntent(id: string): Promise<PaymentIntent>;
+  /** Charges a saved card without the customer (balance payments); see OffSessionCharge. */
+  chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge>;
 }
+
+export interface OffSessionChargeRequest {
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  paymentMethodId: string;
+  bookingReference: string;
+  bookingId: number;
+  description: string;
+  /** the same key returns the same PaymentIntent (and the same decline) when a charge is retried */
+  idempotencyKey: string;
+}
+
+/**
+ * What an off-session charge came to. A decline or a required authentication is an outcome (the
+ * customer has to act); an unreachable gateway throws (the same charge is simply tried again).
+ */
+export type OffSessionCharge =
+  | { outcome: 'succeeded'; intent: PaymentIntent }
+  | { outcome: 'declined' | 'authentication_required'; intentId: string | null; code: string; message: string };
 
 /** Gateway failures answer 502 payment_gateway_error (card declines surface at confirm as a status). */
 function gatewayError(err: unknown): AppError {
@@ -95,6 +117,56 @@ export class StripeGateway implements PaymentGateway {
       throw gatewayError(err);
     }
   }
+
+  async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
+    try {
+      const pi = await this.stripe.paymentIntents.create(
+        {
+          amount: req.amountCents,
+          currency: req.currency.toLowerCase(),
+          customer: req.customerId,
+          payment_method: req.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          description: req.description,
+          metadata: { booking_reference: req.bookingReference, booking_id: String(req.bookingId), purpose: 'balance' },
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+      const intent = intentOf(pi);
+      if (intent.status === 'Succeeded') return { outcome: 'succeeded', intent };
+      // e.g. requires_action: the bank wants the customer present
+      return {
+        outcome: 'authentication_required',
+        intentId: pi.id,
+        code: pi.status,
+        message: 'The payment needs the customer.',
+      };
+    } catch (err) {
+      const declined = offSessionDecline(err);
+      if (declined) return declined;
+      throw gatewayError(err);
+    }
+  }
+}
+
+/** Stripe's card errors of an off-session confirm: `authentication_required`, or a decline. */
+function offSessionDecline(err: unknown): OffSessionCharge | undefined {
+  const e = err as {
+    type?: string;
+    code?: string;
+    decline_code?: string;
+    message?: string;
+    payment_intent?: { id?: string };
+  };
+  if (e?.type !== 'StripeCardError') return undefined;
+  const code = e.code === 'authentication_required' ? 'authentication_required' : 'declined';
+  return {
+    outcome: code,
+    intentId: e.payment_intent?.id ?? null,
+    code: e.decline_code || e.code || 'card_declined',
+    message: e.message ?? 'The card was declined.',
+  };
 }
 
 /**
@@ -131,6 +203,36 @@ export class SandboxGateway implements PaymentGateway {
       currency: data.c,
       metadata: { booking_reference: data.r, booking_id: String(data.b) },
     };
+  }
+
+  /**
+   * Stripe's test payment methods decide the outcome: pm_card_chargeDeclined declines,
+   * pm_card_authenticationRequired needs the customer, any other saved method succeeds. The id
+   * derives from the idempotency key, so a retried charge names the same intent.
+   */
+  async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
+    const payload = Buffer.from(
+      JSON.stringify({
+        a: req.amountCents,
+        c: req.currency.toLowerCase(),
+        r: req.bookingReference,
+        b: req.bookingId,
+        k: req.idempotencyKey,
+      }),
+    ).toString('base64url');
+    const id = `pi_sandbox_${payload}`;
+    if (req.paymentMethodId === 'pm_card_chargeDeclined') {
+      return { outcome: 'declined', intentId: id, code: 'generic_decline', message: 'Your card was declined.' };
+    }
+    if (req.paymentMethodId === 'pm_card_authenticationRequired') {
+      return {
+        outcome: 'authentication_required',
+        intentId: id,
+        code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+      };
+    }
+    return { outcome: 'succeeded', intent: await this.retrieveIntent(id) };
   }
 }
 

@@ -3,9 +3,11 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { depositFor } from '../balance/rules.js';
+import { balanceSummary } from '../balance/service.js';
 import { finalizeBooking } from '../bookings/finalization.js';
 import { BookingStatus } from '../bookings/rules.js';
-import { findOffer } from '../catalog/offers.js';
+import { findOffer, offerDepartureDate } from '../catalog/offers.js';
 import { productHeroImage } from '../catalog/repository.js';
 import { findBookingByReference } from '../checkout/repository.js';
 import type { CheckoutSessions, FlightSession } from '../flights/checkout-session.js';
@@ -48,8 +50,8 @@ export class PaymentService {
     const gateway = this.requireGateway();
     const state = session.state;
     const total = this.totalCents(session);
-    const percent = this.ctx.config.checkout.depositPercent;
-    const deposit = depositCents(total, percent);
+    const due = await this.depositOf(state.offerId, total);
+    const { depositCents: deposit, percent } = due;
     const intent = await gateway.createIntent({
       amountCents: deposit,
       currency: state.currency.code,
@@ -80,6 +82,24 @@ export class PaymentService {
       booking_reference: state.bookingReference,
       payment_gateway: gateway.code,
     };
+  }
+
+  /**
+   * The deposit of a total: the configured percentage, or the whole total when the balance would
+   * already be due (balance depositFor rule).
+   */
+  private async depositOf(offerId: number, totalCents: number) {
+    const percent = this.ctx.config.checkout.depositPercent;
+    const departureDate = await offerDepartureDate(this.ctx.database.db, offerId);
+    if (!departureDate) return { depositCents: depositCents(totalCents, percent), percent };
+    const d = depositFor({
+      totalCents,
+      depositPercent: percent,
+      departureDate,
+      today: this.ctx.clock.now().toISOString().slice(0, 10),
+      balanceDueDays: this.ctx.config.balance.dueDays,
+    });
+    return { depositCents: d.depositCents, percent: d.paysInFull ? 100 : percent };
   }
 
   async confirm(scope: MarketScope, session: FlightSession, intentId: string) {
@@ -128,6 +148,7 @@ export class PaymentService {
     const hero = offer ? await productHeroImage(db, offer.marketProductId) : null;
     const travelers = (await flights.passengerCount(db, booking.id)) || booking.actualPaxCount;
     const days = offer?.tripDurationDays ?? null;
+    const balance = await balanceSummary(db, booking.id);
     return {
       booking_reference: booking.reference,
       tour_name: offer?.localizedTitle ?? null,
@@ -136,6 +157,10 @@ export class PaymentService {
       travelers,
       hero_image: this.sessions.checkout.assetUrl(hero),
       trip_url: summary?.product_url ? `${this.ctx.config.frontendUrl}${summary.product_url}` : null,
+      departure_date: balance?.departure_date ?? offer?.departureDate ?? null,
+      amount_paid: balance ? n(balance.amount_paid) : null,
+      balance_due: balance ? n(balance.balance_due) : null,
+      balance_due_date: balance?.balance_due_date ?? null,
     };
   }
 }
