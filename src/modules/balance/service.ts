@@ -134,7 +134,7 @@ async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, kind: Mai
     language: booking.language,
     payLink: payLink(ctx.config, booking, balance.departureDate),
   };
-  await queueMail(tx, { key, kind, bookingId: booking.id, to: client.email, facts });
+  await queueMail(tx, { key, kind, bookingId: booking.id, to: client.email, facts, at: ctx.clock.now() });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ export interface OutgoingMail {
   bookingId: number | null;
   to: string;
   facts: MailFacts;
+  /** when the event happened (the clock's now): the mail is due from then */
+  at: Date;
 }
 
 /** Renders the mail in its language and writes it to the outbox in `tx`; false when its key exists. */
@@ -30,6 +32,8 @@ export async function queueMail(tx: DbOrTx, mail: OutgoingMail): Promise<boolean
     subject: rendered.subject,
     textBody: rendered.text,
     htmlBody: rendered.html,
+    nextAttemptAt: mail.at,
+    createdAt: mail.at,
   });
 }
 
