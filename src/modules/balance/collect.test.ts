@@ -137,6 +137,27 @@ describe('balance collection (balance.collect)', () => {
     expect(chargeRequests(b.bookingId)).toHaveLength(1);
   });
 
+  it('a booking whose due date has passed pays its whole total at checkout', async () => {
+    t.clock.set('2026-06-15T10:00:00Z');
+    const b = await paidBooking(t, cat, { departureInDays: 30, stripe });
+    expect(b.deposit).toBe(b.totalPrice);
+    const [sent] = stripe.requests.filter((r) => r.form['metadata[booking_id]'] === String(b.bookingId));
+    expect(sent.form.amount).toBe(String(Math.round(b.totalPrice * 100)));
+    expect(await balanceOf(b.bookingId)).toMatchObject({
+      status: 'paid',
+      remainingPrice: '0.00',
+      dueDate: '2026-05-16',
+    });
+    expect(await confirmation(b.reference)).toMatchObject({
+      departure_date: '2026-07-15',
+      amount_paid: b.totalPrice,
+      balance_due: 0,
+      balance_due_date: null,
+    });
+    await collect('2026-07-01');
+    expect(chargeRequests(b.bookingId)).toEqual([]);
+  });
+
   it('declined: tells the admins, mails a pay link, retries at +24 h and +72 h, then balance_overdue', async () => {
     t.clock.set('2026-06-15T10:00:00Z');
     const b = await booking('pm_card_chargeDeclined');
