@@ -26,6 +26,7 @@ CREATE TABLE "booking_balances" (
 	"charging_until" timestamp with time zone,
 	"last_error" jsonb,
 	"reminder_sent_at" timestamp with time zone,
+	"link_intent_id" varchar(255),
 	"paid_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL

@@ -30,6 +30,8 @@ export const bookingBalances = pgTable(
     chargingUntil: timestamp('charging_until', { withTimezone: true }),
     lastError: jsonb('last_error').$type<Record<string, unknown>>(),
     reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
+    /** the latest PaymentIntent made through the pay link (checked before an off-session charge) */
+    linkIntentId: varchar('link_intent_id', { length: 255 }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     ...timestamps,
   },

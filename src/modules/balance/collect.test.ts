@@ -281,6 +281,46 @@ describe('balance collection (balance.collect)', () => {
     expect(chargeRequests(b.bookingId)).toHaveLength(1);
   });
 
+  it('a balance paid through the link whose confirm never came is recorded by the next run, not charged', async () => {
+    t.clock.set('2026-06-15T10:00:00Z');
+    const b = await booking('pm_card_chargeDeclined');
+    t.clock.set('2026-08-14T09:00:00Z');
+    await collect();
+    const failed = (await mailsOf(b.bookingId)).find((m) => m.kind === 'balance_failed')!;
+    const search = new URL(/https:\/\/travel\.example\/\S+/.exec(failed.textBody)![0]).search;
+    const intent = (
+      await t.app.inject({ method: 'POST', url: `/api/es/es/balance/${b.reference}/intent${search}` })
+    ).json().data;
+    stripe.succeed(intent.payment_intent_id); // Stripe.js confirmed it; the page closed before our confirm
+    t.clock.set('2026-08-15T09:00:00Z');
+    await collect();
+    expect(chargeRequests(b.bookingId)).toHaveLength(1);
+    expect(await balanceOf(b.bookingId)).toMatchObject({ status: 'paid', remainingPrice: '0.00' });
+    expect(await statusOf(b.bookingId)).toBe('fully_paid');
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/api/es/es/balance/${b.reference}/confirm${search}`,
+      payload: { payment_intent_id: intent.payment_intent_id },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().data).toMatchObject({ amount_paid: b.totalPrice, balance_due: 0 });
+    const payments = await t.database.db
+      .select()
+      .from(bookingPayments)
+      .where(eq(bookingPayments.bookingId, b.bookingId));
+    expect(payments.filter((p) => p.intentId === intent.payment_intent_id)).toHaveLength(1);
+    expect((await mailsOf(b.bookingId)).filter((m) => m.kind === 'balance_receipt')).toHaveLength(1);
+  });
+
+  it('two runs at once charge a due balance once', async () => {
+    t.clock.set('2026-06-15T10:00:00Z');
+    const b = await booking('pm_card_visa');
+    t.clock.set('2026-08-14T09:00:00Z');
+    await Promise.all([collect(), collect()]);
+    expect(stripe.offSession.chargesFor(b.bookingId)).toHaveLength(1);
+    expect(await balanceOf(b.bookingId)).toMatchObject({ status: 'paid', attempts: 1 });
+  });
+
   it('a run killed between the charge and its record: the next run gets the same PaymentIntent, recorded once', async () => {
     t.clock.set('2026-06-15T10:00:00Z');
     const b = await booking('pm_card_visa');

@@ -186,6 +186,27 @@ async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, intent
   await mailCustomer(tx, ctx, booking, 'balance_receipt', `balance-receipt:${booking.id}`);
 }
 
+/** Money taken for a balance already paid (the customer paid the link as the charge went through). */
+async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking: BookingRow, intent: PaidIntent) {
+  await flights.savePayment(tx, {
+    bookingId: booking.id,
+    intentId: intent.id,
+    gatewayCode: intent.gatewayCode,
+    methodCode: intent.methodCode,
+    amount: formatCents(intent.amountCents),
+    totalPrice: balance.totalPrice,
+    currency: balance.currency,
+    status: 'Succeeded',
+  });
+  await flights.notifyAdmins(tx, {
+    type: 'balance_paid_twice',
+    bookingId: booking.id,
+    title: 'Balance paid twice',
+    message: `Booking ${booking.reference} paid its balance again through the pay link (${intent.id}); refund one payment.`,
+    data: { payment_intent_id: intent.id, amount: intent.amountCents / 100, currency: balance.currency },
+  });
+}
+
 async function statusBeforeOverdue(tx: DbOrTx, booking: BookingRow): Promise<string | null> {
   if (booking.status !== BALANCE_OVERDUE) return null;
   const moves = await flights.transitionsOf(tx, booking.id);
@@ -295,6 +316,29 @@ async function sendReminders(ctx: Ctx, today: string): Promise<number> {
   return sent;
 }
 
+/** The customer paid through the link but its confirm never reached us: record that, charge nothing. */
+async function paidThroughLink(ctx: Ctx, gateway: PaymentGateway, balance: repo.BalanceRow): Promise<boolean> {
+  let intent: Awaited<ReturnType<PaymentGateway['retrieveIntent']>>;
+  try {
+    intent = await gateway.retrieveIntent(balance.linkIntentId!);
+  } catch {
+    return false;
+  }
+  if (intent.status !== 'Succeeded') return false;
+  await ctx.database.db.transaction(async (tx) => {
+    const locked = await repo.lockBalance(tx, balance.bookingId);
+    if (!locked || locked.status === BalanceStatus.paid) return;
+    const paid = {
+      id: intent.id,
+      amountCents: intent.amountCents,
+      gatewayCode: gateway.code,
+      methodCode: gateway.methodCode,
+    };
+    await recordPaid(tx, ctx, locked, paid, 'pay_link');
+  });
+  return true;
+}
+
 type ChargeResult = 'paid' | 'failed' | 'overdue' | 'errors' | 'skipped';
 
 /** One off-session charge of a leased balance, recorded once. */
@@ -308,6 +352,7 @@ async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.Ba
     await repo.releaseBalance(db, balance.bookingId);
     return 'skipped';
   }
+  if (balance.linkIntentId && (await paidThroughLink(ctx, gateway, balance))) return 'paid';
   const card = await savedCardFor(db, balance.bookingId);
   let charge: OffSessionCharge;
   if (!card || card.gatewayCode !== gateway.code) {
@@ -428,6 +473,8 @@ export async function createBalanceIntent(
     currency: balance.currency,
     status: intent.status,
   });
+  // the hourly charge asks about it first: a balance the customer paid here is not charged again
+  await repo.updateBalance(ctx.database.db, booking.id, { linkIntentId: intent.id });
   return {
     payment_intent_id: intent.id,
     client_secret: intent.clientSecret,
