@@ -312,6 +312,32 @@ describe('balance collection (balance.collect)', () => {
     expect((await mailsOf(b.bookingId)).filter((m) => m.kind === 'balance_receipt')).toHaveLength(1);
   });
 
+  it('a link payment that lands after the off-session charge is recorded and reported for a refund', async () => {
+    t.clock.set('2026-06-15T10:00:00Z');
+    const b = await booking('pm_card_visa');
+    await collect('2026-08-10');
+    const reminder = (await mailsOf(b.bookingId)).find((m) => m.kind === 'balance_reminder')!;
+    const search = new URL(/https:\/\/travel\.example\/\S+/.exec(reminder.textBody)![0]).search;
+    const intent = (
+      await t.app.inject({ method: 'POST', url: `/api/es/es/balance/${b.reference}/intent${search}` })
+    ).json().data;
+    await collect('2026-08-14'); // the link intent is not paid yet: the card is charged
+    expect(chargeRequests(b.bookingId)).toHaveLength(1);
+    stripe.succeed(intent.payment_intent_id);
+    const url = `/api/es/es/balance/${b.reference}/confirm${search}`;
+    const payload = { payment_intent_id: intent.payment_intent_id };
+    expect((await t.app.inject({ method: 'POST', url, payload })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url, payload })).statusCode).toBe(200);
+    const payments = await t.database.db
+      .select()
+      .from(bookingPayments)
+      .where(eq(bookingPayments.bookingId, b.bookingId));
+    expect(payments.filter((p) => p.intentId === intent.payment_intent_id)).toMatchObject([{ status: 'Succeeded' }]);
+    expect((await flights.notificationsOf(t.database.db, b.bookingId)).map((n) => n.type)).toEqual([
+      'balance_paid_twice',
+    ]);
+  });
+
   it('two runs at once charge a due balance once', async () => {
     t.clock.set('2026-06-15T10:00:00Z');
     const b = await booking('pm_card_visa');

@@ -325,18 +325,34 @@ async function paidThroughLink(ctx: Ctx, gateway: PaymentGateway, balance: repo.
     return false;
   }
   if (intent.status !== 'Succeeded') return false;
-  await ctx.database.db.transaction(async (tx) => {
-    const locked = await repo.lockBalance(tx, balance.bookingId);
-    if (!locked || locked.status === BalanceStatus.paid) return;
-    const paid = {
-      id: intent.id,
-      amountCents: intent.amountCents,
-      gatewayCode: gateway.code,
-      methodCode: gateway.methodCode,
-    };
-    await recordPaid(tx, ctx, locked, paid, 'pay_link');
-  });
+  await recordLinkPayment(ctx, gateway, balance.bookingId, intent);
   return true;
+}
+
+/**
+ * A succeeded pay-link intent: the balance payment, or, when the balance was paid meanwhile (an
+ * off-session charge went through as the customer paid), a second payment the admins must refund.
+ */
+async function recordLinkPayment(
+  ctx: Ctx,
+  gateway: PaymentGateway,
+  bookingId: number,
+  intent: { id: string; amountCents: number },
+): Promise<void> {
+  const paid = {
+    id: intent.id,
+    amountCents: intent.amountCents,
+    gatewayCode: gateway.code,
+    methodCode: gateway.methodCode,
+  };
+  await ctx.database.db.transaction(async (tx) => {
+    const locked = await repo.lockBalance(tx, bookingId);
+    const booking = await findBooking(tx, bookingId);
+    if (!locked || !booking) return;
+    if (locked.status !== BalanceStatus.paid) return recordPaid(tx, ctx, locked, paid, 'pay_link');
+    if ((await flights.findPayment(tx, intent.id))?.status === 'Succeeded') return;
+    await recordSecondPayment(tx, locked, booking, paid);
+  });
 }
 
 type ChargeResult = 'paid' | 'failed' | 'overdue' | 'errors' | 'skipped';
@@ -506,17 +522,8 @@ export async function confirmBalancePayment(
     await flights.setPaymentStatus(db, intentId, intent.status);
     throw new AppError(402, 'payment_not_succeeded', `The payment has not succeeded (status ${intent.status}).`);
   }
-  await db.transaction(async (tx) => {
-    const locked = await repo.lockBalance(tx, booking.id);
-    if (!locked || locked.status === BalanceStatus.paid) return;
-    const paid = {
-      id: intent.id,
-      amountCents: intent.amountCents,
-      gatewayCode: gateway.code,
-      methodCode: gateway.methodCode,
-    };
-    await recordPaid(tx, ctx, locked, paid, 'pay_link');
-  });
+  // confirmed before: nothing more to record
+  if (payment.status !== 'Succeeded') await recordLinkPayment(ctx, gateway, booking.id, intent);
   const summary = (await balanceSummary(db, booking.id))!;
   return {
     booking_reference: booking.reference,
