@@ -150,6 +150,7 @@ export async function startFakeStripe(secretKey = 'sk_test_itinera'): Promise<Fa
 // Stripe's test payment methods decide the outcome: pm_card_visa succeeds, pm_card_chargeDeclined
 // answers 402 card_error `card_declined`, pm_card_authenticationRequired 402 card_error
 // `authentication_required`; the error carries the PaymentIntent (status requires_payment_method).
+// A confirm that allows redirect-based methods needs a return_url (Stripe's 400 otherwise).
 // An Idempotency-Key replays the first response (status and body, errors included) with
 // `Idempotent-Replayed: true`; the same key with other parameters is a 400 idempotency_error.
 // `dropResponses(n)` processes the next n charges but closes the connection instead of answering,
@@ -225,6 +226,13 @@ export class OffSessionPart {
     if (!Number.isInteger(amount) || amount < 1) return invalid('Invalid positive integer', 'amount');
     if (!form.currency) return invalid('Missing required param: currency.', 'currency');
     if (!form.payment_method) return invalid('Missing required param: payment_method.', 'payment_method');
+    const redirects = !form.payment_method_types && form['automatic_payment_methods[allow_redirects]'] !== 'never';
+    if (redirects && !form.return_url) {
+      return invalid(
+        'A `return_url` must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed. If you do not want to accept redirect-based payment methods, set `automatic_payment_methods[enabled]` to `true` and `automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.',
+        'return_url',
+      );
+    }
     if (form.off_session === 'true' && !form.customer) {
       return invalid('The PaymentMethod must be attached to a Customer to be used off_session.', 'customer');
     }

@@ -100,6 +100,8 @@ describe('balance collection (balance.collect)', () => {
       payment_method: 'pm_card_visa',
       off_session: 'true',
       confirm: 'true',
+      'automatic_payment_methods[enabled]': 'true',
+      'automatic_payment_methods[allow_redirects]': 'never',
       'metadata[booking_reference]': b.reference,
     });
     const intent = stripe.offSession.chargesFor(b.bookingId)[0];

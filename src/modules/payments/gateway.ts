@@ -128,6 +128,8 @@ export class StripeGateway implements PaymentGateway {
           payment_method: req.paymentMethodId,
           off_session: true,
           confirm: true,
+          // a server-side confirm without a return_url must rule out redirect-based methods
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           description: req.description,
           metadata: { booking_reference: req.bookingReference, booking_id: String(req.bookingId), purpose: 'balance' },
         },
