@@ -10,6 +10,7 @@ import { type PaidBooking, paidBooking } from '../../../test/support/paid-bookin
 import { bookingBalances, bookingPayments, bookings, mailOutbox } from '../../db/schema/index.js';
 import { parseArgs } from '../../platform/cli.js';
 import { taskCommand } from '../../tasks-command.js';
+import { createApiToken } from '../checkout/service.js';
 import * as flights from '../flights/repository.js';
 import { verifyPayLink } from './pay-link.js';
 import { attemptsOf } from './repository.js';
@@ -226,6 +227,24 @@ describe('balance collection (balance.collect)', () => {
     t.clock.set('2026-08-30T09:00:00Z');
     await collect();
     expect(chargeRequests(b.bookingId)).toHaveLength(3);
+
+    // what the admin's booking view shows
+    const admin = await createApiToken(t.database.db, 'admin', ['*']);
+    const view = await t.app.inject({
+      method: 'GET',
+      url: `/api/internal/bookings/${b.bookingId}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(view.json().data.balance).toMatchObject({
+      due_date: '2026-08-14',
+      status: 'overdue',
+      next_attempt_at: null,
+      attempts: [
+        { attempt: 1, idempotency_key: `balance-${b.bookingId}-1`, outcome: 'declined', code: 'generic_decline' },
+        { attempt: 2, idempotency_key: `balance-${b.bookingId}-2` },
+        { attempt: 3, idempotency_key: `balance-${b.bookingId}-3` },
+      ],
+    });
   });
 
   it('authentication required: the customer gets the pay link and pays the balance through it', async () => {

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { addDays } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { transition } from '../bookings/status.js';
 import { offerDepartureDate } from '../catalog/offers.js';
 import { type BookingRow, findBooking, findBookingByReference, findClient } from '../checkout/repository.js';
@@ -110,6 +110,34 @@ export async function balanceSummary(db: DbOrTx, bookingId: number) {
     balance_due_date: toCents(b.remainingPrice) > 0 ? b.dueDate : null,
     status: b.status,
     currency: b.currency,
+  };
+}
+
+/** The balance as the admin's booking view shows it: dates, amounts, status, charge attempts. */
+export async function balanceView(db: DbOrTx, bookingId: number) {
+  const b = await repo.findBalance(db, bookingId);
+  if (!b) return null;
+  const attempts = await repo.attemptsOf(db, bookingId);
+  return {
+    departure_date: b.departureDate,
+    due_date: b.dueDate,
+    total_price: amountToNumber(b.totalPrice),
+    amount_paid: amountToNumber(b.amountPaid),
+    remaining_price: amountToNumber(b.remainingPrice),
+    currency: b.currency,
+    status: b.status,
+    next_attempt_at: b.nextAttemptAt ? b.nextAttemptAt.toISOString() : null,
+    reminder_sent_at: b.reminderSentAt ? b.reminderSentAt.toISOString() : null,
+    paid_at: b.paidAt ? b.paidAt.toISOString() : null,
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      idempotency_key: a.idempotencyKey,
+      payment_intent_id: a.intentId,
+      outcome: a.outcome,
+      code: a.code,
+      amount: amountToNumber(a.amount),
+      at: a.createdAt.toISOString(),
+    })),
   };
 }
 

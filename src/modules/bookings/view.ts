@@ -4,6 +4,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { amountToNumber as money } from '../../platform/money.js';
+import { balanceView } from '../balance/service.js';
 import { findBooking, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 
@@ -13,13 +14,14 @@ export async function bookingView(ctx: AppContext, id: number) {
   const db = ctx.database.db;
   const booking = await findBooking(db, id);
   if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
-  const [visits, people, upsells, legs, moves, notes] = await Promise.all([
+  const [visits, people, upsells, legs, moves, notes, balance] = await Promise.all([
     stepVisitsOf(db, id),
     flights.passengersOf(db, id),
     flights.upsellsOf(db, id),
     flights.flightBookingsOf(db, id),
     flights.transitionsOf(db, id),
     flights.notificationsOf(db, id),
+    balanceView(db, id),
   ]);
   return {
     id: booking.id,
@@ -37,6 +39,7 @@ export async function bookingView(ctx: AppContext, id: number) {
     checkout_step: booking.checkoutStep,
     current_step: booking.currentStep,
     step_visits: visits.map((v) => ({ step: v.step, first_visited_at: iso(v.firstVisitedAt) })),
+    balance,
     payment_method_code: booking.paymentMethodCode,
     payment_gateway_code: booking.paymentGatewayCode,
     flight_selection: booking.flightSelection,
