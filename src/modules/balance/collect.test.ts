@@ -377,7 +377,7 @@ describe('balance collection (balance.collect)', () => {
     expect(await collect()).toBe(1);
     expect(stripe.offSession.chargesFor(b.bookingId)).toHaveLength(1);
     expect(stripe.offSession.chargesFor(b.bookingId)[0].status).toBe('succeeded');
-    expect(await balanceOf(b.bookingId)).toMatchObject({ status: 'scheduled', attempts: 0 });
+    expect(await balanceOf(b.bookingId)).toMatchObject({ status: 'scheduled', attempts: 0, chargingUntil: null });
     // the process died there: its lease is still on the balance
     await t.database.db
       .update(bookingBalances)

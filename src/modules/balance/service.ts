@@ -317,6 +317,8 @@ export async function collectBalances(
       limit: 20,
     });
     const fresh = claimed.filter((b) => !seen.has(b.bookingId));
+    // handled in this run already (the gateway was unreachable): leave it to the next run
+    for (const b of claimed) if (seen.has(b.bookingId)) await repo.releaseBalance(ctx.database.db, b.bookingId);
     if (!fresh.length) break;
     for (const balance of fresh) {
       seen.add(balance.bookingId);
