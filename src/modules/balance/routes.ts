@@ -8,7 +8,7 @@ import { AppError } from '../../platform/errors.js';
 import { ErrorBody, MarketPath, ok } from '../flights/routes.js';
 import { marketScoped } from '../markets/routes.js';
 import { paymentGatewayFor } from '../payments/gateway.js';
-import { confirmBalancePayment, createBalanceIntent, payLinkBalance } from './service.js';
+import { confirmBalancePayment, createBalanceIntent, payLinkBalance } from './pay.js';
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 const Signed = Type.Object({

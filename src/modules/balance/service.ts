@@ -1,39 +1,29 @@
-// Balance payments: each finalized booking gets a balance due BALANCE_DUE_DAYS before departure;
-// the hourly `balance.collect` task reminds the customer 7 days before and charges the saved card
-// off-session on the due date. A decline (or a bank asking for the customer) tells the admins and
-// mails the customer a signed pay link; the charge is tried again 24 h and 72 h after the first
-// failure, then the booking is `balance_overdue`. Attempt n always uses the idempotency key
-// `balance-{bookingId}-n`, and its outcome is recorded once, so a run killed between the charge and
-// its record charges nothing more when the next run repeats it.
+// Balance payments: each finalized booking gets a balance due BALANCE_DUE_DAYS before departure
+// (scheduleBalance, the finalization hook). This module records what happens to it: payments (an
+// off-session charge or the pay link), failed charges, and the customer e-mails of each. The
+// hourly collection is collect.ts, the pay link's use cases pay.ts.
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
-import { addDays } from '../../platform/clock.js';
-import { AppError } from '../../platform/errors.js';
-import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
 import { transition } from '../bookings/status.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { type BookingRow, findBooking, findBookingByReference, findClient } from '../checkout/repository.js';
+import { type BookingRow, findBooking, findClient } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
-import { payLink, verifyPayLink } from './pay-link.js';
+import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
 import {
   BALANCE_OVERDUE,
-  BALANCE_REMINDER_DAYS,
   BalanceStatus,
-  balanceChargeKey,
   balanceDueDate,
   nextBalanceAttempt,
   statusWhenBalanceOverdue,
   statusWhenBalancePaid,
 } from './rules.js';
 
-type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'log'>;
-
-/** How long a collecting run holds a balance it is charging (longer than the task's time-out). */
-const CHARGE_LEASE_MS = 15 * 60_000;
+export type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'log'>;
 
 // ---------------------------------------------------------------------------------------------
 // The saved card (written by the deposit payment, read by the balance charge)
@@ -144,7 +134,7 @@ export async function balanceView(db: DbOrTx, bookingId: number) {
 // ---------------------------------------------------------------------------------------------
 // E-mails
 
-async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, kind: MailKind, key: string) {
+export async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, kind: MailKind, key: string) {
   const client = booking.clientId ? await findClient(tx, booking.clientId) : null;
   const balance = await repo.findBalance(tx, booking.id);
   if (!client || !balance) return;
@@ -176,7 +166,7 @@ export interface PaidIntent {
 }
 
 /** The balance is paid: payment row, balance, status transition and receipt, in `tx`. */
-async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, intent: PaidIntent, via: string) {
+export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, intent: PaidIntent, via: string) {
   const booking = await findBooking(tx, balance.bookingId);
   if (!booking) return;
   const total = toCents(balance.totalPrice);
@@ -244,7 +234,7 @@ async function statusBeforeOverdue(tx: DbOrTx, booking: BookingRow): Promise<str
 type Failure = Exclude<OffSessionCharge, { outcome: 'succeeded' }>;
 
 /** Charge attempt `attempt` failed: the next try, or overdue after the last; who is told. */
-async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, attempt: number, failure: Failure) {
+export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, attempt: number, failure: Failure) {
   const booking = await findBooking(tx, balance.bookingId);
   if (!booking) return 'failed' as const;
   const now = ctx.clock.now();
@@ -285,85 +275,11 @@ async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, att
   return 'overdue' as const;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The hourly collection
-
-export interface CollectReport {
-  reminded: number;
-  paid: number;
-  failed: number;
-  overdue: number;
-  /** the gateway could not be reached: tried again on the next run with the same key */
-  errors: number;
-}
-
-/** Reminds and charges what is due by `asOf` (its UTC date; retries whose time has come). */
-export async function collectBalances(
-  ctx: Ctx,
-  gateway: PaymentGateway,
-  opts: { asOf: Date; out?: (line: string) => void },
-): Promise<CollectReport> {
-  const report: CollectReport = { reminded: 0, paid: 0, failed: 0, overdue: 0, errors: 0 };
-  const today = opts.asOf.toISOString().slice(0, 10);
-  report.reminded = await sendReminders(ctx, today);
-  const seen = new Set<number>();
-  for (;;) {
-    const now = ctx.clock.now();
-    const until = new Date(Math.max(now.getTime(), opts.asOf.getTime()));
-    const claimed = await repo.claimDueBalances(ctx.database.db, {
-      dueBy: today,
-      now: until,
-      leaseUntil: new Date(now.getTime() + CHARGE_LEASE_MS),
-      limit: 20,
-    });
-    const fresh = claimed.filter((b) => !seen.has(b.bookingId));
-    // handled in this run already (the gateway was unreachable): leave it to the next run
-    for (const b of claimed) if (seen.has(b.bookingId)) await repo.releaseBalance(ctx.database.db, b.bookingId);
-    if (!fresh.length) break;
-    for (const balance of fresh) {
-      seen.add(balance.bookingId);
-      const result = await chargeBalance(ctx, gateway, balance);
-      if (result !== 'skipped') report[result]++;
-      opts.out?.(`booking ${balance.bookingId}: ${result}`);
-    }
-  }
-  return report;
-}
-
-async function sendReminders(ctx: Ctx, today: string): Promise<number> {
-  const db = ctx.database.db;
-  let sent = 0;
-  for (const b of await repo.balancesToRemind(db, today, addDays(today, BALANCE_REMINDER_DAYS))) {
-    await db.transaction(async (tx) => {
-      const locked = await repo.lockBalance(tx, b.bookingId);
-      const booking = await findBooking(tx, b.bookingId);
-      if (!locked || locked.reminderSentAt || !booking) return;
-      await mailCustomer(tx, ctx, booking, 'balance_reminder', `balance-reminder:${b.bookingId}`);
-      await repo.updateBalance(tx, b.bookingId, { reminderSentAt: ctx.clock.now() });
-      sent++;
-    });
-  }
-  return sent;
-}
-
-/** The customer paid through the link but its confirm never reached us: record that, charge nothing. */
-async function paidThroughLink(ctx: Ctx, gateway: PaymentGateway, balance: repo.BalanceRow): Promise<boolean> {
-  let intent: Awaited<ReturnType<PaymentGateway['retrieveIntent']>>;
-  try {
-    intent = await gateway.retrieveIntent(balance.linkIntentId!);
-  } catch {
-    return false;
-  }
-  if (intent.status !== 'Succeeded') return false;
-  await recordLinkPayment(ctx, gateway, balance.bookingId, intent);
-  return true;
-}
-
 /**
  * A succeeded pay-link intent: the balance payment, or, when the balance was paid meanwhile (an
  * off-session charge went through as the customer paid), a second payment the admins must refund.
  */
-async function recordLinkPayment(
+export async function recordLinkPayment(
   ctx: Ctx,
   gateway: PaymentGateway,
   bookingId: number,
@@ -383,183 +299,4 @@ async function recordLinkPayment(
     if ((await flights.findPayment(tx, intent.id))?.status === 'Succeeded') return;
     await recordSecondPayment(tx, locked, booking, paid);
   });
-}
-
-type ChargeResult = 'paid' | 'failed' | 'overdue' | 'errors' | 'skipped';
-
-/** One off-session charge of a leased balance, recorded once. */
-async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.BalanceRow): Promise<ChargeResult> {
-  const db = ctx.database.db;
-  const attempt = balance.attempts + 1;
-  const key = balanceChargeKey(balance.bookingId, attempt);
-  const booking = await findBooking(db, balance.bookingId);
-  const remaining = toCents(balance.remainingPrice);
-  if (!booking || remaining <= 0) {
-    await repo.releaseBalance(db, balance.bookingId);
-    return 'skipped';
-  }
-  if (balance.linkIntentId && (await paidThroughLink(ctx, gateway, balance))) return 'paid';
-  const card = await savedCardFor(db, balance.bookingId);
-  let charge: OffSessionCharge;
-  if (!card || card.gatewayCode !== gateway.code) {
-    charge = { outcome: 'declined', intentId: null, code: 'no_saved_card', message: 'No card was saved for this.' };
-  } else {
-    try {
-      charge = await gateway.chargeOffSession({
-        amountCents: remaining,
-        currency: balance.currency,
-        customerId: card.customerId,
-        paymentMethodId: card.paymentMethodId,
-        bookingReference: booking.reference,
-        bookingId: booking.id,
-        description: `Balance for booking ${booking.reference}`,
-        idempotencyKey: key,
-      });
-    } catch (err) {
-      // nothing is known about the charge: the next run repeats it with the same key
-      ctx.log.warn({ err, bookingId: booking.id, key }, 'balance charge: gateway unreachable');
-      await repo.releaseBalance(db, balance.bookingId);
-      return 'errors';
-    }
-  }
-  return db.transaction(async (tx) => {
-    const locked = await repo.lockBalance(tx, balance.bookingId);
-    if (!locked || locked.status === BalanceStatus.paid || locked.attempts >= attempt) return 'skipped';
-    const recorded = await repo.recordAttempt(tx, {
-      bookingId: balance.bookingId,
-      attempt,
-      idempotencyKey: key,
-      intentId: charge.outcome === 'succeeded' ? charge.intent.id : charge.intentId,
-      outcome: charge.outcome,
-      code: charge.outcome === 'succeeded' ? null : charge.code.slice(0, 100),
-      message: charge.outcome === 'succeeded' ? null : charge.message.slice(0, 500),
-      amount: formatCents(remaining),
-    });
-    if (!recorded) return 'skipped';
-    if (charge.outcome === 'succeeded') {
-      await repo.updateBalance(tx, balance.bookingId, { attempts: attempt });
-      await recordPaid(
-        tx,
-        ctx,
-        locked,
-        {
-          id: charge.intent.id,
-          amountCents: charge.intent.amountCents,
-          gatewayCode: gateway.code,
-          methodCode: gateway.methodCode,
-        },
-        'off_session',
-      );
-      return 'paid';
-    }
-    return recordFailure(tx, ctx, locked, attempt, charge);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Paying through the signed link (after a failed charge, or early)
-
-async function linkedBooking(ctx: Ctx, market: string, reference: string, expires?: string, signature?: string) {
-  if (!verifyPayLink(ctx.config.appKey, reference, expires, signature, ctx.clock.now())) {
-    throw new AppError(403, 'invalid_pay_link', 'This payment link is not valid or has expired.');
-  }
-  const db = ctx.database.db;
-  const booking = /^[\w-]{1,20}$/.test(reference) ? await findBookingByReference(db, reference) : null;
-  const balance = booking && booking.marketCode === market ? await repo.findBalance(db, booking.id) : null;
-  if (!booking || !balance) throw new AppError(404, 'booking_not_found', `Booking ${reference} not found.`);
-  return { booking, balance };
-}
-
-/** What the pay page shows: the booking's balance. */
-export async function payLinkBalance(ctx: Ctx, market: string, reference: string, expires?: string, sig?: string) {
-  const { booking, balance } = await linkedBooking(ctx, market, reference, expires, sig);
-  const summary = (await balanceSummary(ctx.database.db, booking.id))!;
-  return {
-    booking_reference: booking.reference,
-    departure_date: summary.departure_date,
-    total_price: centsToNumber(summary.total_price),
-    amount_paid: centsToNumber(summary.amount_paid),
-    balance_due: centsToNumber(summary.balance_due),
-    balance_due_date: summary.balance_due_date,
-    balance_status: balance.status,
-    currency: balance.currency,
-  };
-}
-
-/** A PaymentIntent for the whole remaining balance, for Stripe.js on the pay page. */
-export async function createBalanceIntent(
-  ctx: Ctx,
-  gateway: PaymentGateway,
-  market: string,
-  reference: string,
-  expires?: string,
-  sig?: string,
-) {
-  const { booking, balance } = await linkedBooking(ctx, market, reference, expires, sig);
-  const remaining = toCents(balance.remainingPrice);
-  if (balance.status === BalanceStatus.paid || remaining <= 0) {
-    throw new AppError(409, 'balance_already_paid', 'The balance of this booking is paid.');
-  }
-  const intent = await gateway.createIntent({
-    amountCents: remaining,
-    currency: balance.currency,
-    bookingReference: booking.reference,
-    bookingId: booking.id,
-    description: `Balance for booking ${booking.reference}`,
-    // the same balance asked for again makes the same intent
-    idempotencyKey: `balance-${booking.id}-link-${balance.attempts}-${remaining}`,
-  });
-  await flights.savePayment(ctx.database.db, {
-    bookingId: booking.id,
-    intentId: intent.id,
-    gatewayCode: gateway.code,
-    methodCode: gateway.methodCode,
-    amount: formatCents(remaining),
-    totalPrice: balance.totalPrice,
-    currency: balance.currency,
-    status: intent.status,
-  });
-  // the hourly charge asks about it first: a balance the customer paid here is not charged again
-  await repo.updateBalance(ctx.database.db, booking.id, { linkIntentId: intent.id });
-  return {
-    payment_intent_id: intent.id,
-    client_secret: intent.clientSecret,
-    amount: centsToNumber(remaining),
-    currency: balance.currency,
-    booking_reference: booking.reference,
-    payment_gateway: gateway.code,
-  };
-}
-
-/** Records a succeeded pay-link intent as the balance payment (a second confirm changes nothing). */
-export async function confirmBalancePayment(
-  ctx: Ctx,
-  gateway: PaymentGateway,
-  market: string,
-  reference: string,
-  intentId: string,
-  expires?: string,
-  sig?: string,
-) {
-  const { booking } = await linkedBooking(ctx, market, reference, expires, sig);
-  const db = ctx.database.db;
-  const payment = await flights.findPayment(db, intentId);
-  if (!payment || payment.bookingId !== booking.id) {
-    throw new AppError(422, 'payment_intent_mismatch', 'The payment intent does not belong to this booking.');
-  }
-  const intent = await gateway.retrieveIntent(intentId);
-  if (intent.status !== 'Succeeded') {
-    await flights.setPaymentStatus(db, intentId, intent.status);
-    throw new AppError(402, 'payment_not_succeeded', `The payment has not succeeded (status ${intent.status}).`);
-  }
-  // confirmed before: nothing more to record
-  if (payment.status !== 'Succeeded') await recordLinkPayment(ctx, gateway, booking.id, intent);
-  const summary = (await balanceSummary(db, booking.id))!;
-  return {
-    booking_reference: booking.reference,
-    payment_status: 'Succeeded' as const,
-    amount_paid: centsToNumber(summary.amount_paid),
-    balance_due: centsToNumber(summary.balance_due),
-    currency: summary.currency,
-  };
 }

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.js';
 import type { Task } from '../../tasks.js';
 import { paymentGatewayFor } from '../payments/gateway.js';
-import { collectBalances } from './service.js';
+import { collectBalances } from './collect.js';
 
 export function tasks(_ctx: AppContext): Task[] {
   return [
