@@ -5,6 +5,7 @@
 import type { AppContext } from './context.js';
 import { tasks as balanceTasks } from './modules/balance/tasks.js';
 import { tasks as mailTasks } from './modules/mail/tasks.js';
+import { tasks as paymentTasks } from './modules/payments/tasks.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
 export interface TaskRun {
@@ -35,7 +36,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [balanceTasks, mailTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [paymentTasks, balanceTasks, mailTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

@@ -1,3 +1,4 @@
+export * from './admin.js';
 export * from './balance.js';
 export * from './catalog.js';
 export * from './checkout.js';
@@ -9,3 +10,4 @@ export * from './marketing.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './ops.js';
+export * from './payments.js';

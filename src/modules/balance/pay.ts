@@ -2,7 +2,7 @@
 // early): the balance, a PaymentIntent for it, and its confirmation.
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import { findBookingByReference } from '../checkout/repository.js';
+import { findBookingByReference, findClient } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { verifyPayLink } from './pay-link.js';
@@ -51,12 +51,17 @@ export async function createBalanceIntent(
   if (balance.status === BalanceStatus.paid || remaining <= 0) {
     throw new AppError(409, 'balance_already_paid', 'The balance of this booking is paid.');
   }
+  const client = booking.clientId ? await findClient(ctx.database.db, booking.clientId) : null;
   const intent = await gateway.createIntent({
     amountCents: remaining,
     currency: balance.currency,
     bookingReference: booking.reference,
     bookingId: booking.id,
     description: `Balance for booking ${booking.reference}`,
+    customer: {
+      email: client?.email ?? '',
+      name: client ? `${client.firstName} ${client.lastName}` : booking.reference,
+    },
     // the same balance asked for again makes the same intent
     idempotencyKey: `balance-${booking.id}-link-${balance.attempts}-${remaining}`,
   });

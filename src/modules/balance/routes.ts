@@ -45,7 +45,7 @@ const Paid = Type.Object({
 });
 
 export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const gateway = paymentGatewayFor(ctx.config);
+  const gateway = paymentGatewayFor(ctx.config, ctx.database);
   const requireGateway = () => {
     if (!gateway) throw new AppError(503, 'payment_unavailable', 'Payments are not configured.');
     return gateway;

@@ -1,8 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test/support/db.js';
+import type { Database } from '../../db/database.js';
 import { SandboxGateway } from '../payments/gateway.js';
 
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
 const charge = (paymentMethodId: string, idempotencyKey = 'balance-7-1') =>
-  new SandboxGateway().chargeOffSession({
+  new SandboxGateway(database).chargeOffSession({
     amountCents: 273_700,
     currency: 'EUR',
     customerId: 'cus_sandbox',
@@ -21,8 +29,11 @@ describe('sandbox off-session charges', () => {
     expect(again.outcome === 'succeeded' && ok.outcome === 'succeeded' && again.intent.id === ok.intent.id).toBe(true);
     const next = await charge('pm_card_visa', 'balance-7-2');
     expect(next.outcome === 'succeeded' && ok.outcome === 'succeeded' && next.intent.id !== ok.intent.id).toBe(true);
-    expect(await charge('pm_card_chargeDeclined')).toMatchObject({ outcome: 'declined', code: 'generic_decline' });
-    expect(await charge('pm_card_authenticationRequired')).toMatchObject({
+    expect(await charge('pm_card_chargeDeclined_1a2b3c4d', 'balance-7-3')).toMatchObject({
+      outcome: 'declined',
+      code: 'generic_decline',
+    });
+    expect(await charge('pm_card_authenticationRequired', 'balance-7-4')).toMatchObject({
       outcome: 'authentication_required',
       code: 'authentication_required',
     });

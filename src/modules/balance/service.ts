@@ -39,9 +39,26 @@ export async function saveCardForBalance(
   await repo.upsertSavedCard(db, card);
 }
 
-/** The card the balance of this booking is charged to, or null when the deposit saved none. */
-export async function savedCardFor(db: DbOrTx, bookingId: number): Promise<repo.SavedCard | null> {
-  return repo.findSavedCard(db, bookingId);
+export interface SavedCard {
+  gatewayCode: string;
+  customerId: string;
+  paymentMethodId: string;
+}
+
+/**
+ * The card the balance of this booking is charged to: one recorded with saveCardForBalance, else
+ * the customer and payment method of the booking's succeeded deposit (the payments module stores
+ * them from the intent made with setup_future_usage=off_session); null when there is none.
+ */
+export async function savedCardFor(db: DbOrTx, bookingId: number): Promise<SavedCard | null> {
+  const saved = await repo.findSavedCard(db, bookingId);
+  if (saved) return saved;
+  const paid = (await flights.paymentsOf(db, bookingId))
+    .filter((p) => p.status === 'Succeeded' && p.customerId && p.paymentMethodId)
+    .at(-1);
+  return paid
+    ? { gatewayCode: paid.gatewayCode, customerId: paid.customerId!, paymentMethodId: paid.paymentMethodId! }
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ export function tasks(_ctx: AppContext): Task[] {
       cron: '0 * * * *',
       timeoutSeconds: 600,
       async run(ctx, run) {
-        const gateway = paymentGatewayFor(ctx.config);
+        const gateway = paymentGatewayFor(ctx.config, ctx.database);
         if (!gateway) return { ok: false, message: 'payments are not configured (STRIPE_SECRET_KEY)' };
         const r = await collectBalances(ctx, gateway, { asOf: run.asOf, out: run.out });
         return {

@@ -10,7 +10,8 @@ import { paidBooking } from '../../../test/support/paid-booking.js';
 import { bookings, mailOutbox } from '../../db/schema/index.js';
 import { parseArgs } from '../../platform/cli.js';
 import { taskCommand } from '../../tasks-command.js';
-import { saveCardForBalance } from '../balance/service.js';
+import { attemptsOf } from '../balance/repository.js';
+import { savedCardFor } from '../balance/service.js';
 import { deliverOutbox, outboxList } from './service.js';
 
 let smtp: FakeSmtp;
@@ -109,13 +110,7 @@ describe('customer e-mails', () => {
   it('balance receipt and reminder in the booking language with the sandbox gateway', async () => {
     t.clock.set('2026-06-15T10:00:00Z');
     const b = await paidBooking(t, cat, { departureInDays: 120, market: 'de' });
-    // the sandbox records the deposit's card the way Stripe's saved card is recorded
-    await saveCardForBalance(t.database.db, {
-      bookingId: b.bookingId,
-      gatewayCode: 'sandbox',
-      customerId: 'cus_sandbox',
-      paymentMethodId: 'pm_card_visa',
-    });
+    // the card the sandbox deposit saved (pm_card_visa, on the sandbox customer) is charged
     const run = (asOf: string) =>
       taskCommand.run(parseArgs(['balance.collect', `--as-of=${asOf}`]), {
         config: t.config,
@@ -135,6 +130,14 @@ describe('customer e-mails', () => {
       ['balance_receipt', 'de', `Buchung ${b.reference}: Restzahlung erhalten`],
     ]);
     expect(mails[2].textBody).toContain('Ihre Reise ist vollständig bezahlt.');
+    expect(await savedCardFor(t.database.db, b.bookingId)).toMatchObject({
+      gatewayCode: 'sandbox',
+      customerId: expect.stringMatching(/^cus_sandbox_/),
+      paymentMethodId: expect.stringMatching(/^pm_card_visa_/),
+    });
+    expect((await attemptsOf(t.database.db, b.bookingId)).map((a) => [a.attempt, a.outcome])).toEqual([
+      [1, 'succeeded'],
+    ]);
     const [row] = await t.database.db.select().from(bookings).where(eq(bookings.id, b.bookingId));
     expect(row.status).toBe('fully_paid');
   });
