@@ -75,6 +75,7 @@ export const bookings = pgTable(
     index('bookings_created').on(t.createdAt, t.id),
     index('bookings_status_created').on(t.status, t.createdAt, t.id),
     index('bookings_market_created').on(t.marketCode, t.createdAt, t.id),
+    index('bookings_status_market_created').on(t.status, t.marketCode, t.createdAt, t.id),
     index('bookings_client').on(t.clientId),
     index('bookings_reference_prefix').on(t.reference.op('text_pattern_ops')),
   ],

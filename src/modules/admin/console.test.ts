@@ -23,6 +23,8 @@ const cookiesOf = (res: Res) => {
 };
 
 let ipSeq = 10;
+// e-mails unique per run: with REDIS_URL the per-account sign-in windows outlive the test process
+const RUN = `${Date.now().toString(36)}${process.pid}`;
 /** GET the form, then POST it as a browser would (login cookie + hidden token) */
 async function login(email: string, password: string, opts: { ip?: string; cookie?: string } = {}) {
   const remoteAddress = opts.ip ?? `203.0.113.${ipSeq++}`;
@@ -59,14 +61,14 @@ describe('sign-in', () => {
   });
 
   it('refuses a wrong password with one message, signs in with the right one and records both', async () => {
-    const admin = await signIn(t.app, { email: 'signin@example.com' });
-    const wrong = await login('signin@example.com', 'not the password');
+    const admin = await signIn(t.app, { email: `signin-${RUN}@example.com` });
+    const wrong = await login(`signin-${RUN}@example.com`, 'not the password');
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).toContain('role="alert">The e-mail or password is not right.');
-    const unknown = await login('nobody@example.com', TEST_PASSWORD);
+    const unknown = await login(`nobody-${RUN}@example.com`, TEST_PASSWORD);
     expect(unknown.statusCode).toBe(401);
 
-    const ok = await login('SignIn@example.com', TEST_PASSWORD);
+    const ok = await login(`SignIn-${RUN}@example.com`, TEST_PASSWORD);
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe('/admin');
     const session = cookiesOf(ok).find((c) => c.startsWith('itinera_admin='))!;
@@ -75,16 +77,16 @@ describe('sign-in', () => {
     const home = await t.app.inject({ url: '/admin', headers: { cookie: session } });
     expect(home.statusCode).toBe(200);
     expect(home.body).toContain('Welcome, Admin');
-    expect(await auditActions('signin@example.com')).toEqual(['login.failed', 'login']);
+    expect(await auditActions(`signin-${RUN}@example.com`)).toEqual(['login.failed', 'login']);
     expect(admin.userId).toBeGreaterThan(0);
   });
 
   it('gives a new session id at sign-in and ends the one the browser had', async () => {
-    await signIn(t.app, { email: 'regen@example.com' });
-    const first = cookiesOf(await login('regen@example.com', TEST_PASSWORD)).find((c) =>
+    await signIn(t.app, { email: `regen-${RUN}@example.com` });
+    const first = cookiesOf(await login(`regen-${RUN}@example.com`, TEST_PASSWORD)).find((c) =>
       c.startsWith('itinera_admin='),
     )!;
-    const second = cookiesOf(await login('regen@example.com', TEST_PASSWORD, { cookie: first })).find((c) =>
+    const second = cookiesOf(await login(`regen-${RUN}@example.com`, TEST_PASSWORD, { cookie: first })).find((c) =>
       c.startsWith('itinera_admin='),
     )!;
     expect(second).not.toBe(first);
@@ -93,28 +95,32 @@ describe('sign-in', () => {
   });
 
   it('refuses a sign-in form posted without its token', async () => {
-    await signIn(t.app, { email: 'nocsrf@example.com' });
+    await signIn(t.app, { email: `nocsrf-${RUN}@example.com` });
     const res = await t.app.inject({
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ email: 'nocsrf@example.com', password: TEST_PASSWORD }).toString(),
+      payload: new URLSearchParams({ email: `nocsrf-${RUN}@example.com`, password: TEST_PASSWORD }).toString(),
     });
     expect(res.statusCode).toBe(403);
     expect(cookiesOf(res).some((c) => c.startsWith('itinera_admin='))).toBe(false);
   });
 
   it('limits attempts per account (8 per 15 minutes) from any address, and per IP (20 per 5 minutes)', async () => {
-    await signIn(t.app, { email: 'limited@example.com' });
-    for (let i = 0; i < 8; i++) expect((await login('limited@example.com', 'wrong password!')).statusCode).toBe(401);
-    const ninth = await login('limited@example.com', TEST_PASSWORD);
+    // unique per run: with REDIS_URL the windows outlive the test process
+    const run = `${Date.now()}-${process.pid}`;
+    const email = `limited-${run}@example.com`;
+    await signIn(t.app, { email });
+    for (let i = 0; i < 8; i++) expect((await login(email, 'wrong password!')).statusCode).toBe(401);
+    const ninth = await login(email, TEST_PASSWORD);
     expect(ninth.statusCode).toBe(429);
     expect(ninth.headers['retry-after']).toBe('900');
     expect(ninth.body).toContain('Too many sign-in attempts');
 
-    const ip = '198.51.100.77';
-    for (let i = 0; i < 20; i++) expect((await login(`someone${i}@example.com`, 'x', { ip })).statusCode).toBe(401);
-    expect((await login('other@example.com', 'x', { ip })).statusCode).toBe(429);
+    const ip = `2001:db8::${(Date.now() % 65_000).toString(16)}:${process.pid.toString(16)}`;
+    for (let i = 0; i < 20; i++)
+      expect((await login(`someone${i}-${run}@example.com`, 'x', { ip })).statusCode).toBe(401);
+    expect((await login(`other-${run}@example.com`, 'x', { ip })).statusCode).toBe(429);
   });
 });
 
@@ -240,19 +246,19 @@ describe('admin users, API tokens and the audit log', () => {
         headers: { cookie: boss.cookie, 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ _csrf: boss.csrf, ...payload }).toString(),
       });
-    const short = await form({ email: 'new@example.com', name: 'New', password: 'short' });
+    const short = await form({ email: `new-${RUN}@example.com`, name: 'New', password: 'short' });
     expect(short.statusCode).toBe(422);
     expect(short.body).toContain('A password has 12 to 200 characters.');
     const ok = await form({
-      email: 'new@example.com',
+      email: `new-${RUN}@example.com`,
       name: 'New Person',
       password: 'a long password 1',
       roles: 'super_admin',
     });
     expect(ok.statusCode).toBe(303);
     const list = await t.app.inject({ url: '/admin/users', headers: { cookie: boss.cookie } });
-    expect(list.body).toContain('new@example.com');
-    expect((await login('new@example.com', 'a long password 1')).statusCode).toBe(303);
+    expect(list.body).toContain(`new-${RUN}@example.com`);
+    expect((await login(`new-${RUN}@example.com`, 'a long password 1')).statusCode).toBe(303);
     const [row] = await t.database.db
       .select()
       .from(adminAuditLog)
@@ -261,7 +267,7 @@ describe('admin users, API tokens and the audit log', () => {
     expect(row).toMatchObject({
       actor: boss.email,
       resourceType: 'admin_user',
-      details: { email: 'new@example.com', roles: ['super_admin'] },
+      details: { email: `new-${RUN}@example.com`, roles: ['super_admin'] },
     });
     const audit = await t.app.inject({ url: '/admin/audit-log', headers: { cookie: boss.cookie } });
     expect(audit.body).toContain('admin_user.create');
@@ -332,5 +338,57 @@ describe('notifications', () => {
     expect(Number(await bell(a.cookie))).toBe(0);
     expect(Number(await bell(b.cookie))).toBe(before + 2);
     expect(n2!.id).toBeGreaterThan(n1!.id);
+  });
+});
+
+describe('roles and ended sessions', () => {
+  it('creates a role with ticked permissions, and its holders get exactly those', async () => {
+    const boss = await signIn(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/roles',
+      headers: { cookie: boss.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_csrf=${encodeURIComponent(boss.csrf)}&name=operations&label=Operations&permissions=view_booking&permissions=view_dashboard`,
+    });
+    expect(res.statusCode).toBe(303);
+    const page = await t.app.inject({ url: '/admin/roles', headers: { cookie: boss.cookie } });
+    expect(page.body).toContain('Operations <code>operations</code>');
+    expect(page.body).toContain('value="view_dashboard" checked');
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/admin/roles',
+      headers: { cookie: boss.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_csrf=${encodeURIComponent(boss.csrf)}&name=super_admin&permissions=view_booking`,
+    });
+    expect(bad.statusCode).toBe(409);
+    const { createAdminUser } = await import('./service.js');
+    await createAdminUser(t.app.ctx, {
+      email: `ops-${RUN}@example.com`,
+      name: 'Ops',
+      password: 'a long password 2',
+      roles: ['operations'],
+    });
+    const ok = await login(`ops-${RUN}@example.com`, 'a long password 2');
+    const cookie = cookiesOf(ok).find((c) => c.startsWith('itinera_admin='))!;
+    expect((await t.app.inject({ url: '/pulse', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/admin/audit-log', headers: { cookie } })).statusCode).toBe(403);
+    expect(await auditActions(boss.email)).toContain('admin_role.create');
+  });
+
+  it('admin.prune-sessions deletes ended sessions only', async () => {
+    const { tasks } = await import('./tasks.js');
+    const idle = await signIn(t.app);
+    try {
+      t.clock.set('2026-06-15T11:30:00Z');
+      const live = await idle.again();
+      const task = tasks(t.app.ctx)[0]!;
+      const result = await task.run(t.app.ctx, { asOf: t.clock.now(), trigger: 'command', options: {}, out: () => {} });
+      expect(result.ok).toBe(true);
+      const left = await t.database.db.select().from(adminSessions).where(eq(adminSessions.userId, idle.userId));
+      expect(left).toHaveLength(1);
+      expect((await t.app.inject({ url: '/admin', headers: { cookie: live.cookie } })).statusCode).toBe(200);
+    } finally {
+      t.clock.set(TEST_NOW);
+    }
   });
 });

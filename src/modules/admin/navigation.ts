@@ -11,7 +11,6 @@ export interface NavItem {
 
 export const navigation: NavItem[] = [
   { href: '/admin/bookings', label: 'Bookings', permission: 'view_booking' },
-  { href: '/admin/notifications', label: 'Notifications', permission: 'view_booking' },
   { href: '/admin/leads', label: 'Leads', permission: 'view_lead' },
   { href: '/admin/subscribers', label: 'Subscribers', permission: 'view_subscriber' },
   { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },

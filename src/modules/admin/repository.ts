@@ -113,8 +113,16 @@ export async function insertSession(db: DbOrTx, row: typeof adminSessions.$infer
   await db.insert(adminSessions).values(row);
 }
 
-export async function findSession(db: DbOrTx, idHash: string): Promise<SessionRow | null> {
-  const [row] = await db.select().from(adminSessions).where(eq(adminSessions.idHash, idHash));
+/** A session with its user, in one round trip (every console request asks). */
+export async function findSession(
+  db: DbOrTx,
+  idHash: string,
+): Promise<{ session: SessionRow; user: AdminUserRow } | null> {
+  const [row] = await db
+    .select({ session: adminSessions, user: adminUsers })
+    .from(adminSessions)
+    .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.userId))
+    .where(eq(adminSessions.idHash, idHash));
   return row ?? null;
 }
 

@@ -338,16 +338,16 @@ export async function resolveSession(ctx: Ctx, id: string, ip: string): Promise<
   if (!id || id.length > 100) return null;
   const db = ctx.database.db;
   const idHash = sha256(id);
-  const session = await repo.findSession(db, idHash);
-  if (!session) return null;
+  const found = await repo.findSession(db, idHash);
+  if (!found) return null;
+  const { session, user } = found;
   const now = ctx.clock.now();
   const idleMs = ctx.config.admin.sessionIdleMinutes * 60_000;
   if (session.expiresAt <= now || now.getTime() - session.lastSeenAt.getTime() > idleMs) {
     await repo.deleteSession(db, idHash);
     return null;
   }
-  const user = await repo.findUser(db, session.userId);
-  if (!user || user.disabledAt) return null;
+  if (user.disabledAt) return null;
   // one write a minute at most, not one per request
   if (now.getTime() - session.lastSeenAt.getTime() > 60_000) await repo.touchSession(db, idHash, now);
   const { roles, permissions } = await repo.rolesOfUser(db, user.id);

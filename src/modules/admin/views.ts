@@ -3,6 +3,7 @@
 // escaped by the `html` tag; no inline script or style (the CSP allows only our own files).
 import { type Html, html } from '../../platform/html.js';
 import { navigationFor } from './navigation.js';
+import { allows } from './permissions.js';
 import type { AdminActor } from './service.js';
 
 export const ASSET_VERSION = '1';
@@ -55,7 +56,10 @@ export function bell(count: number | null): Html {
     count === null
       ? html``
       : html` <span class="count${count === 0 ? ' zero' : ''}">${count}</span><span class="sr-only"> unread</span>`;
-  return html`<a href="/admin/notifications" class="bell" id="bell" hx-get="/admin/notifications/bell" hx-trigger="load, every 10s" hx-swap="outerHTML"><span aria-hidden="true">&#128276;</span> Notifications${text}</a>`;
+  // the page renders the bell without its count (cheap pages) and htmx loads it at once; the
+  // polled replacement must not trigger on load again, or it would reload itself in a loop
+  const trigger = count === null ? 'load, every 10s' : 'every 10s';
+  return html`<a href="/admin/notifications" class="bell" id="bell" hx-get="/admin/notifications/bell" hx-trigger="${trigger}" hx-swap="outerHTML">Notifications${text}</a>`;
 }
 
 export function layout(p: PageContext, title: string, body: Html): string {
@@ -63,7 +67,8 @@ export function layout(p: PageContext, title: string, body: Html): string {
     const current = p.path === item.href || p.path.startsWith(`${item.href}/`);
     return html`<li><a href="${item.href}"${current ? html` aria-current="page"` : ''}>${item.label}</a></li>`;
   });
-  const showBell = navigationFor(p.actor.grant).some((n) => n.href === '/admin/notifications');
+  // the bell is the way to the notifications page (they concern bookings)
+  const showBell = allows(p.actor.grant, 'view_booking');
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'>

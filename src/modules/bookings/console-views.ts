@@ -88,7 +88,7 @@ export function bookingPanel(p: PageContext, b: BookingView, canBook: boolean, b
     ? legs.map((leg) => {
         const rec = b.flight_bookings.find((r) => r.leg_index === leg.leg_index);
         const attempt = b.leg_attempts.find((a) => a.leg_index === leg.leg_index);
-        return html`<tr><td>${leg.leg_index}</td><td>${leg.flight_type ?? ''}</td>
+        return html`<tr><td>${leg.leg_index}</td><td>${rec?.flight_type ?? leg.flight_type ?? ''}</td>
 <td>${rec ? rec.flight_numbers.join(', ') : html`<code>${JSON.stringify(leg.flight_numbers ?? '')}</code>`}</td>
 <td>${rec ? badge(rec.status) : badge('not booked')}</td><td>${rec?.pnr ?? '–'}</td><td>${rec ? `${rec.total_price} ${rec.currency}` : ''}</td>
 <td>${attempt?.last_error ? metadata(attempt.last_error) : ''}</td></tr>`;

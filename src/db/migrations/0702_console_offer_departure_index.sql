@@ -1,1 +1,0 @@
-CREATE INDEX "offers_departure" ON "offers" USING btree ("departure_date","id");
