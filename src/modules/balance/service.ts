@@ -83,7 +83,11 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
     return;
   }
   const total = toCents(booking.totalPrice);
-  const paid = Math.min(amountPaidCents, total);
+  // a gateway event without an amount: what the intent was made for (its payment row)
+  const reported = Number.isFinite(amountPaidCents)
+    ? amountPaidCents
+    : toCents((await flights.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
+  const paid = Math.min(reported, total);
   const fresh = await repo.insertBalance(tx, {
     bookingId,
     departureDate: departure,
