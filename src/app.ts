@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
+import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await contentRoutes(app, ctx);
   await checkoutRoutes(app, ctx);
   await flightsRoutes(app, ctx);
+  await balanceRoutes(app, ctx);
   await paymentRoutes(app, ctx);
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);

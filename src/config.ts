@@ -72,6 +72,10 @@ export interface Config {
   deploymentToken: string;
   /** HTTP Basic credentials of /metrics (scraping); required (else 503) in production and staging */
   dashboard: { user: string; password: string };
+  /** Balance payments: due BALANCE_DUE_DAYS before departure, collected off-session. */
+  balance: { dueDays: number };
+  /** Customer e-mails: the outbox is delivered over SMTP_URL; without it mails stay in the outbox. */
+  mail: { smtpUrl?: string; from: string };
   /** the back-office console at /admin: session lifetimes */
   admin: {
     /** a session unused this long is signed out */
@@ -229,6 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
+    balance: { dueDays: int(env, 'BALANCE_DUE_DAYS', 60, 0, 365) },
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },
     admin: {
       sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),
       sessionMaxHours: int(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),

@@ -4,6 +4,8 @@
 // A module exports `tasks(ctx)`: its task definitions, built on the process's context.
 import type { AppContext } from './context.js';
 import { tasks as adminTasks } from './modules/admin/tasks.js';
+import { tasks as balanceTasks } from './modules/balance/tasks.js';
+import { tasks as mailTasks } from './modules/mail/tasks.js';
 import { tasks as paymentTasks } from './modules/payments/tasks.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
@@ -35,7 +37,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [adminTasks, paymentTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [adminTasks, paymentTasks, balanceTasks, mailTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

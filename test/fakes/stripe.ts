@@ -65,6 +65,8 @@ export interface FakeStripe {
   processing(id: string): void;
   /** the next request answers this status with Stripe's api_error envelope */
   failNext(status: number): void;
+  /** confirmed off-session PaymentIntents (balance charges); see the section at the end */
+  offSession: OffSessionPart;
   /** a Stripe event about an intent as it is now, e.g. payment_intent.succeeded */
   event(type: string, intentId: string): { id: string; payload: string };
   /** a Stripe-Signature header for the payload, made by the official SDK */
@@ -83,6 +85,7 @@ export async function startFakeStripe(
   const customers = new Map<string, FakeCustomer>();
   const idempotent = new Map<string, { bodyHash: string; status: number; body: unknown }>();
   const failures: number[] = [];
+  const offSession = new OffSessionPart(intents);
   const now = () => Math.floor(Date.now() / 1000);
 
   const metadataOf = (form: Record<string, string>) => {
@@ -204,6 +207,9 @@ export async function startFakeStripe(
       return send(200, { object: 'list', data, has_more: false, url: '/v1/customers' });
     }
 
+    if (req.method === 'POST' && path === '/v1/payment_intents' && form.off_session === 'true') {
+      return offSession.create(req, res, form);
+    }
     if (req.method === 'POST' && path === '/v1/payment_intents') {
       const amount = Number(form.amount);
       if (!Number.isInteger(amount) || amount < 1) {
@@ -301,6 +307,7 @@ export async function startFakeStripe(
       find(id).status = 'processing';
     },
     failNext: (status) => failures.push(status),
+    offSession,
     event: (type, intentId) => {
       const id = `evt_${randomBytes(12).toString('hex')}`;
       const payload = JSON.stringify({
@@ -324,3 +331,146 @@ export async function startFakeStripe(
       }),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Off-session PaymentIntents (balance charges): POST /v1/payment_intents with confirm=true,
+// off_session=true, customer and a saved payment_method, as Stripe documents them
+// (docs.stripe.com/payments/save-during-payment, /error-codes, /api/idempotent_requests).
+// Stripe's test payment methods decide the outcome: pm_card_visa succeeds, pm_card_chargeDeclined
+// answers 402 card_error `card_declined`, pm_card_authenticationRequired 402 card_error
+// `authentication_required`; the error carries the PaymentIntent (status requires_payment_method).
+// A confirm that allows redirect-based methods needs a return_url (Stripe's 400 otherwise).
+// An Idempotency-Key replays the first response (status and body, errors included) with
+// `Idempotent-Replayed: true`; the same key with other parameters is a 400 idempotency_error.
+// `dropResponses(n)` processes the next n charges but closes the connection instead of answering,
+// like a process killed after the charge was made.
+
+interface Recorded {
+  status: number;
+  body: unknown;
+  params: string;
+}
+
+export class OffSessionPart {
+  private readonly replays = new Map<string, Recorded>();
+  private drops = 0;
+  /** PaymentIntents created by confirmed charges, in order (a replay adds none) */
+  readonly created: FakePaymentIntent[] = [];
+
+  constructor(private readonly intents: Map<string, FakePaymentIntent>) {}
+
+  dropResponses(n: number): void {
+    this.drops += n;
+  }
+
+  /** intents this fake charged for a booking (metadata booking_id) */
+  chargesFor(bookingId: number): FakePaymentIntent[] {
+    return this.created.filter((i) => i.metadata.booking_id === String(bookingId));
+  }
+
+  create(req: IncomingMessage, res: import('node:http').ServerResponse, form: Record<string, string>): void {
+    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const params = JSON.stringify(Object.entries(form).sort());
+    const previous = key ? this.replays.get(key) : undefined;
+    let result: Recorded;
+    let replayed = false;
+    if (previous && previous.params !== params) {
+      result = {
+        status: 400,
+        params,
+        body: {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+          },
+        },
+      };
+    } else if (previous) {
+      result = previous;
+      replayed = true;
+    } else {
+      result = { ...this.charge(form), params };
+      if (key && result.status !== 400) this.replays.set(key, result);
+    }
+    if (this.drops > 0) {
+      this.drops--;
+      res.socket?.destroy();
+      return;
+    }
+    res.writeHead(result.status, {
+      'content-type': 'application/json',
+      'request-id': `req_${randomBytes(6).toString('hex')}`,
+      ...(key ? { 'idempotency-key': key } : {}),
+      ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+    });
+    res.end(JSON.stringify(result.body));
+  }
+
+  private charge(form: Record<string, string>): { status: number; body: unknown } {
+    const invalid = (message: string, param: string) => ({
+      status: 400,
+      body: { error: { type: 'invalid_request_error', message, param } },
+    });
+    const amount = Number(form.amount);
+    if (!Number.isInteger(amount) || amount < 1) return invalid('Invalid positive integer', 'amount');
+    if (!form.currency) return invalid('Missing required param: currency.', 'currency');
+    if (!form.payment_method) return invalid('Missing required param: payment_method.', 'payment_method');
+    const redirects = !form.payment_method_types && form['automatic_payment_methods[allow_redirects]'] !== 'never';
+    if (redirects && !form.return_url) {
+      return invalid(
+        'A `return_url` must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed. If you do not want to accept redirect-based payment methods, set `automatic_payment_methods[enabled]` to `true` and `automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.',
+        'return_url',
+      );
+    }
+    if (form.off_session === 'true' && !form.customer) {
+      return invalid('The PaymentMethod must be attached to a Customer to be used off_session.', 'customer');
+    }
+    const metadata: Record<string, string> = {};
+    for (const [k, v] of Object.entries(form)) {
+      const m = /^metadata\[(.+)\]$/.exec(k);
+      if (m) metadata[m[1]] = v;
+    }
+    const id = `pi_${randomBytes(12).toString('hex')}`;
+    const outcome = OUTCOMES[form.payment_method] ?? OUTCOMES.pm_card_visa;
+    const intent: FakePaymentIntent = {
+      id,
+      object: 'payment_intent',
+      amount,
+      currency: form.currency,
+      status: outcome.error ? 'requires_payment_method' : 'succeeded',
+      client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
+      description: form.description ?? null,
+      metadata,
+      automatic_payment_methods: null,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      customer: form.customer ?? null,
+      payment_method: outcome.error ? null : form.payment_method,
+      amount_received: outcome.error ? 0 : amount,
+      last_payment_error: outcome.error ? { ...outcome.error } : null,
+      setup_future_usage: null,
+      next_action: null,
+    };
+    this.intents.set(id, intent);
+    this.created.push(intent);
+    if (!outcome.error) return { status: 200, body: intent };
+    return {
+      status: 402,
+      body: { error: { type: 'card_error', ...outcome.error, payment_intent: intent } },
+    };
+  }
+}
+
+const OUTCOMES: Record<string, { error?: { code: string; decline_code: string; message: string } }> = {
+  pm_card_visa: {},
+  pm_card_chargeDeclined: {
+    error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+  },
+  pm_card_authenticationRequired: {
+    error: {
+      code: 'authentication_required',
+      decline_code: 'authentication_required',
+      message: 'Your card was declined. This transaction requires authentication.',
+    },
+  },
+};

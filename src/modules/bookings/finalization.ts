@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { scheduleBalance } from '../balance/service.js';
 import { takeSeats } from '../catalog/offers.js';
 import { airportNames } from '../catalog/repository.js';
 import * as checkout from '../checkout/repository.js';
@@ -280,6 +281,8 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       currency,
       source: payment.source,
     });
+    // the balance (due date, what remains) and the confirmation e-mail, in this transaction
+    await scheduleBalance(tx, ctx, booking.id, payment.amountCents);
     // the seats were held since the intent: they become the booking's, the hold goes
     await takeSeats(tx, booking.offerId, pax);
     await payments.releaseHold(tx, booking.id);

@@ -4,6 +4,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { amountToNumber as money } from '../../platform/money.js';
+import { balanceView } from '../balance/service.js';
 import { findBooking, findClient, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 
@@ -13,7 +14,7 @@ export async function bookingView(ctx: AppContext, id: number) {
   const db = ctx.database.db;
   const booking = await findBooking(db, id);
   if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
-  const [visits, people, upsells, legs, moves, notes, payments, attempts, client] = await Promise.all([
+  const [visits, people, upsells, legs, moves, notes, payments, attempts, client, balance] = await Promise.all([
     stepVisitsOf(db, id),
     flights.passengersOf(db, id),
     flights.upsellsOf(db, id),
@@ -23,6 +24,7 @@ export async function bookingView(ctx: AppContext, id: number) {
     flights.paymentsOf(db, id),
     flights.legAttemptsOf(db, id),
     booking.clientId ? findClient(db, booking.clientId) : null,
+    balanceView(db, id),
   ]);
   return {
     id: booking.id,
@@ -40,6 +42,7 @@ export async function bookingView(ctx: AppContext, id: number) {
     checkout_step: booking.checkoutStep,
     current_step: booking.currentStep,
     step_visits: visits.map((v) => ({ step: v.step, first_visited_at: iso(v.firstVisitedAt) })),
+    balance,
     payment_method_code: booking.paymentMethodCode,
     payment_gateway_code: booking.paymentGatewayCode,
     flight_selection: booking.flightSelection,

@@ -63,6 +63,12 @@ export async function offerFlightData(db: DbOrTx, offerId: number): Promise<unkn
   return rows[0]?.d ?? null;
 }
 
+/** The offer's departure date (YYYY-MM-DD), or null when the offer is gone. */
+export async function offerDepartureDate(db: DbOrTx, offerId: number): Promise<string | null> {
+  const rows = await db.select({ d: offers.departureDate }).from(offers).where(eq(offers.id, offerId)).limit(1);
+  return rows[0]?.d ?? null;
+}
+
 /** The offer's per-person flight price (NUMERIC string), or null when the offer is gone. */
 export async function offerFlightPrice(db: DbOrTx, offerId: number): Promise<string | null> {
   const rows = await db.select({ p: offers.flightPrice }).from(offers).where(eq(offers.id, offerId)).limit(1);

@@ -1,12 +1,12 @@
 // Signed preview URLs: HMAC-SHA256 (APP_KEY) over the market-product id and the expiry (Unix
 // seconds), as `?expires=...&signature=<hex>`; compared in constant time.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { urlSignature, verifyUrlSignature } from '../../platform/signed-url.js';
 import { productPlace } from './repository.js';
 
 export function previewSignature(appKey: string, productId: number, expires: number): string {
-  return createHmac('sha256', appKey).update(`preview:${productId}:${expires}`).digest('hex');
+  return urlSignature(appKey, `preview:${productId}`, expires);
 }
 
 export function signPreview(
@@ -27,11 +27,7 @@ export function verifyPreview(
   signature: string | undefined,
   now: Date,
 ): boolean {
-  if (!expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/i.test(signature)) return false;
-  const expected = Buffer.from(previewSignature(appKey, productId, Number(expires)), 'hex');
-  const given = Buffer.from(signature, 'hex');
-  const valid = given.length === expected.length && timingSafeEqual(given, expected);
-  return valid && Number(expires) * 1000 > now.getTime();
+  return verifyUrlSignature(appKey, `preview:${productId}`, expires, signature, now);
 }
 
 /** Full preview URL of a market product under its own market and language, or undefined. */

@@ -188,12 +188,13 @@ export async function upsertClient(
   return rows[0].id;
 }
 
-/** Ids of the clients with this e-mail (case-insensitive), for the CRM's person lookup. */
+/** The booking contact (the console and the balance e-mails). */
 export async function findClient(db: DbOrTx, id: number) {
   const rows = await db.select().from(clients).where(eq(clients.id, id)).limit(1);
   return rows[0] ?? null;
 }
 
+/** Ids of the clients with this e-mail (case-insensitive), for the CRM's person lookup. */
 export async function clientIdsByEmail(db: DbOrTx, email: string): Promise<number[]> {
   const rows = await db.select({ id: clients.id }).from(clients).where(sql`lower(${clients.email}) = lower(${email})`);
   return rows.map((r) => r.id);

@@ -495,8 +495,16 @@ describe('business flights, selection, payment and finalization', () => {
         travelers: 2,
         hero_image: null,
         trip_url: `${t.config.frontendUrl}/es/es/viajes/japon-esencial`,
+        departure_date: departure,
+        amount_paid: expect.any(Number),
+        balance_due: expect.any(Number),
+        balance_due_date: addDays(departure, -60),
       },
     });
+    // deposit paid + balance due = the booking's total
+    const data = res.json().data;
+    const [paid] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(toCents(data.amount_paid) + toCents(data.balance_due)).toBe(toCents(paid.totalPrice));
     const missing = await call(null, 'GET', `${base}/confirmation/IT-NOPE99`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ success: false, error: 'booking_not_found' });

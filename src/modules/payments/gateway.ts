@@ -47,7 +47,29 @@ export interface PaymentGateway {
   confirmIntent(id: string, paymentMethod: string): Promise<PaymentIntent>;
   /** cancels an intent that is no longer wanted; answers the intent as it is when it cannot be */
   cancelIntent(id: string): Promise<PaymentIntent>;
+  /** Charges a saved card without the customer (balance payments); see OffSessionCharge. */
+  chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge>;
 }
+
+export interface OffSessionChargeRequest {
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  paymentMethodId: string;
+  bookingReference: string;
+  bookingId: number;
+  description: string;
+  /** the same key returns the same PaymentIntent (and the same decline) when a charge is retried */
+  idempotencyKey: string;
+}
+
+/**
+ * What an off-session charge came to. A decline or a required authentication is an outcome (the
+ * customer has to act); an unreachable gateway throws (the same charge is simply tried again).
+ */
+export type OffSessionCharge =
+  | { outcome: 'succeeded'; intent: PaymentIntent }
+  | { outcome: 'declined' | 'authentication_required'; intentId: string | null; code: string; message: string };
 
 /** Gateway failures answer 502 payment_gateway_error (card declines surface at confirm as a status). */
 function gatewayError(err: unknown): AppError {
@@ -146,6 +168,39 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
+    try {
+      const pi = await this.stripe.paymentIntents.create(
+        {
+          amount: req.amountCents,
+          currency: req.currency.toLowerCase(),
+          customer: req.customerId,
+          payment_method: req.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          // a server-side confirm without a return_url must rule out redirect-based methods
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          description: req.description,
+          metadata: { booking_reference: req.bookingReference, booking_id: String(req.bookingId), purpose: 'balance' },
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+      const intent = intentOf(pi);
+      if (intent.status === 'Succeeded') return { outcome: 'succeeded', intent };
+      // e.g. requires_action: the bank wants the customer present
+      return {
+        outcome: 'authentication_required',
+        intentId: pi.id,
+        code: pi.status,
+        message: 'The payment needs the customer.',
+      };
+    } catch (err) {
+      const declined = offSessionDecline(err);
+      if (declined) return declined;
+      throw gatewayError(err);
+    }
+  }
+
   async cancelIntent(id: string): Promise<PaymentIntent> {
     try {
       return intentOf(await this.stripe.paymentIntents.cancel(id));
@@ -156,6 +211,25 @@ export class StripeGateway implements PaymentGateway {
       throw gatewayError(err);
     }
   }
+}
+
+/** Stripe's card errors of an off-session confirm: `authentication_required`, or a decline. */
+function offSessionDecline(err: unknown): OffSessionCharge | undefined {
+  const e = err as {
+    type?: string;
+    code?: string;
+    decline_code?: string;
+    message?: string;
+    payment_intent?: { id?: string };
+  };
+  if (e?.type !== 'StripeCardError') return undefined;
+  const code = e.code === 'authentication_required' ? 'authentication_required' : 'declined';
+  return {
+    outcome: code,
+    intentId: e.payment_intent?.id ?? null,
+    code: e.decline_code || e.code || 'card_declined',
+    message: e.message ?? 'The card was declined.',
+  };
 }
 
 /** Stripe's test payment methods the sandbox understands, and the intent status each leads to. */
@@ -236,6 +310,41 @@ export class SandboxGateway implements PaymentGateway {
       status,
       paymentMethod: `${paymentMethod}_${id.slice(-8)}`,
     });
+  }
+
+  /**
+   * An off-session charge of a saved sandbox method: the Stripe test method it was saved from
+   * decides (pm_card_chargeDeclined declines, pm_card_authenticationRequired needs the customer).
+   * The idempotency key names the intent, so a retried charge finds the same one.
+   */
+  async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
+    const id = `pi_sandbox_${createHash('sha256').update(req.idempotencyKey).digest('hex').slice(0, 24)}`;
+    const test = Object.keys(SANDBOX_TEST_METHODS).find((m) => req.paymentMethodId.startsWith(m)) ?? 'pm_card_visa';
+    const status = SANDBOX_TEST_METHODS[test] === 'succeeded' ? 'succeeded' : 'requires_payment_method';
+    await this.database.db
+      .insert(sandboxPaymentIntents)
+      .values({
+        id,
+        amount: req.amountCents,
+        currency: req.currency.toLowerCase(),
+        status,
+        clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+        customerId: req.customerId,
+        paymentMethod: req.paymentMethodId,
+        metadata: { booking_reference: req.bookingReference, booking_id: String(req.bookingId), purpose: 'balance' },
+      })
+      .onConflictDoNothing();
+    const intent = await this.retrieveIntent(id);
+    if (intent.status === 'Succeeded') return { outcome: 'succeeded', intent };
+    if (test === 'pm_card_authenticationRequired') {
+      return {
+        outcome: 'authentication_required',
+        intentId: id,
+        code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+      };
+    }
+    return { outcome: 'declined', intentId: id, code: 'generic_decline', message: 'Your card was declined.' };
   }
 
   async cancelIntent(id: string): Promise<PaymentIntent> {

@@ -57,6 +57,12 @@ const Confirmation = Type.Object({
   travelers: Type.Integer(),
   hero_image: Type.Union([Type.String(), Type.Null()]),
   trip_url: Type.Union([Type.String(), Type.Null()]),
+  departure_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
+  balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
+  balance_due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'when the balance is charged to the saved card; null when nothing remains',
+  }),
 });
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -6,9 +6,11 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { depositFor } from '../balance/rules.js';
+import { balanceSummary } from '../balance/service.js';
 import { type Confirmation, finalizeBooking } from '../bookings/finalization.js';
 import { BookingStatus } from '../bookings/rules.js';
-import { findOffer, lockOfferSeats, offerFlightData } from '../catalog/offers.js';
+import { findOffer, lockOfferSeats, offerDepartureDate, offerFlightData } from '../catalog/offers.js';
 import { productHeroImage } from '../catalog/repository.js';
 import { findBookingByReference } from '../checkout/repository.js';
 import { parseFlightCache } from '../flights/cache.js';
@@ -71,7 +73,9 @@ export class PaymentService {
   }
 
   private intentAnswer(payment: repo.PaymentRow, quote: Quote<FlightSessionState>, clientSecret: string | null) {
-    const percent = this.ctx.config.checkout.depositPercent;
+    // the whole total when the balance was due before the checkout (balance depositFor rule)
+    const percent =
+      quote.depositCents === quote.totalCents && quote.totalCents > 0 ? 100 : this.ctx.config.checkout.depositPercent;
     return {
       payment_intent_id: payment.intentId,
       client_secret: clientSecret,
@@ -163,7 +167,7 @@ export class PaymentService {
 
     await this.holdSeats(state);
     const total = this.totalCents(session);
-    const deposit = depositCents(total, this.ctx.config.checkout.depositPercent);
+    const deposit = await this.depositOf(state.offerId, total);
     const attempt = (await repo.paymentsOf(this.db, state.bookingId)).length;
     const client = state.clientData!;
     let intent: PaymentIntent;
@@ -208,6 +212,23 @@ export class PaymentService {
     await repo.insertPayment(this.db, row);
     await repo.attachHold(this.db, state.bookingId, intent.id);
     return this.intentAnswer(row as repo.PaymentRow, quote, intent.clientSecret);
+  }
+
+  /**
+   * The deposit of a total: the configured percentage, or the whole total when the balance's due
+   * date has already passed (balance depositFor rule).
+   */
+  private async depositOf(offerId: number, totalCents: number): Promise<number> {
+    const percent = this.ctx.config.checkout.depositPercent;
+    const departureDate = await offerDepartureDate(this.db, offerId);
+    if (!departureDate) return depositCents(totalCents, percent);
+    return depositFor({
+      totalCents,
+      depositPercent: percent,
+      departureDate,
+      today: this.ctx.clock.now().toISOString().slice(0, 10),
+      balanceDueDays: this.ctx.config.balance.dueDays,
+    }).depositCents;
   }
 
   /**
@@ -288,6 +309,7 @@ export class PaymentService {
     const hero = offer ? await productHeroImage(db, offer.marketProductId) : null;
     const travelers = (await flights.passengerCount(db, booking.id)) || booking.actualPaxCount;
     const days = offer?.tripDurationDays ?? null;
+    const balance = await balanceSummary(db, booking.id);
     return {
       booking_reference: booking.reference,
       tour_name: offer?.localizedTitle ?? null,
@@ -296,6 +318,10 @@ export class PaymentService {
       travelers,
       hero_image: this.sessions.checkout.assetUrl(hero),
       trip_url: summary?.product_url ? `${this.ctx.config.frontendUrl}${summary.product_url}` : null,
+      departure_date: balance?.departure_date ?? offer?.departureDate ?? null,
+      amount_paid: balance ? n(balance.amount_paid) : null,
+      balance_due: balance ? n(balance.balance_due) : null,
+      balance_due_date: balance?.balance_due_date ?? null,
     };
   }
 }

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test/support/db.js';
+import type { Database } from '../../db/database.js';
+import { SandboxGateway } from '../payments/gateway.js';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const charge = (paymentMethodId: string, idempotencyKey = 'balance-7-1') =>
+  new SandboxGateway(database).chargeOffSession({
+    amountCents: 273_700,
+    currency: 'EUR',
+    customerId: 'cus_sandbox',
+    paymentMethodId,
+    bookingReference: 'IT-ABC123',
+    bookingId: 7,
+    description: 'Balance for booking IT-ABC123',
+    idempotencyKey,
+  });
+
+describe('sandbox off-session charges', () => {
+  it("follow Stripe's test payment methods and name one intent per idempotency key", async () => {
+    const ok = await charge('pm_card_visa');
+    expect(ok).toMatchObject({ outcome: 'succeeded', intent: { status: 'Succeeded', amountCents: 273_700 } });
+    const again = await charge('pm_card_visa');
+    expect(again.outcome === 'succeeded' && ok.outcome === 'succeeded' && again.intent.id === ok.intent.id).toBe(true);
+    const next = await charge('pm_card_visa', 'balance-7-2');
+    expect(next.outcome === 'succeeded' && ok.outcome === 'succeeded' && next.intent.id !== ok.intent.id).toBe(true);
+    expect(await charge('pm_card_chargeDeclined_1a2b3c4d', 'balance-7-3')).toMatchObject({
+      outcome: 'declined',
+      code: 'generic_decline',
+    });
+    expect(await charge('pm_card_authenticationRequired', 'balance-7-4')).toMatchObject({
+      outcome: 'authentication_required',
+      code: 'authentication_required',
+    });
+  });
+});

@@ -1,0 +1,216 @@
+// The customer e-mails, in the booking's language (the demo markets speak es, ca, en, de and fr;
+// any other language gets English), each with a plain-text and an HTML part built from the same
+// lines. Pure: facts in, subject and bodies out.
+import { centsToNumber } from '../../platform/money.js';
+import { escapeHtml } from '../monitoring/rules.js';
+
+export type MailKind = 'booking_confirmation' | 'balance_reminder' | 'balance_receipt' | 'balance_failed';
+
+export interface MailFacts {
+  firstName: string;
+  reference: string;
+  /** YYYY-MM-DD */
+  departureDate: string;
+  totalCents: number;
+  amountPaidCents: number;
+  balanceCents: number;
+  /** YYYY-MM-DD, null when nothing is left to pay */
+  balanceDueDate: string | null;
+  currency: string;
+  market: string;
+  language: string;
+  /** balance_failed and balance_reminder: where to pay */
+  payLink?: string;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Words {
+  hello: (name: string) => string;
+  regards: string;
+  departure: string;
+  total: string;
+  paid: string;
+  balance: string;
+  due: string;
+  pay: string;
+  subjects: Record<MailKind, (ref: string) => string>;
+  intro: Record<MailKind, string>;
+  fullyPaid: string;
+}
+
+const WORDS: Record<string, Words> = {
+  en: {
+    hello: (n) => `Hello ${n},`,
+    regards: 'Kind regards,\nThe itinera team',
+    departure: 'Departure',
+    total: 'Total',
+    paid: 'Paid',
+    balance: 'Balance',
+    due: 'Balance due on',
+    pay: 'Pay the balance',
+    subjects: {
+      booking_confirmation: (r) => `Booking ${r} confirmed`,
+      balance_reminder: (r) => `Booking ${r}: your balance is due soon`,
+      balance_receipt: (r) => `Booking ${r}: balance received`,
+      balance_failed: (r) => `Booking ${r}: we could not charge your balance`,
+    },
+    intro: {
+      booking_confirmation: 'Thank you for your booking. We have received your payment.',
+      balance_reminder: 'The balance of your booking will be charged to your saved card on the due date.',
+      balance_receipt: 'We have received the balance of your booking. Your trip is fully paid.',
+      balance_failed: 'We could not charge the balance of your booking to your saved card. Please pay it here:',
+    },
+    fullyPaid: 'Your trip is fully paid.',
+  },
+  es: {
+    hello: (n) => `Hola ${n}:`,
+    regards: 'Un saludo,\nEl equipo de itinera',
+    departure: 'Salida',
+    total: 'Total',
+    paid: 'Pagado',
+    balance: 'Pendiente',
+    due: 'Fecha de pago del resto',
+    pay: 'Pagar el resto',
+    subjects: {
+      booking_confirmation: (r) => `Reserva ${r} confirmada`,
+      balance_reminder: (r) => `Reserva ${r}: el pago pendiente vence pronto`,
+      balance_receipt: (r) => `Reserva ${r}: pago pendiente recibido`,
+      balance_failed: (r) => `Reserva ${r}: no hemos podido cobrar el pago pendiente`,
+    },
+    intro: {
+      booking_confirmation: 'Gracias por tu reserva. Hemos recibido tu pago.',
+      balance_reminder: 'El importe pendiente de tu reserva se cargará en tu tarjeta guardada en la fecha indicada.',
+      balance_receipt: 'Hemos recibido el importe pendiente de tu reserva. Tu viaje está totalmente pagado.',
+      balance_failed: 'No hemos podido cargar el importe pendiente en tu tarjeta guardada. Puedes pagarlo aquí:',
+    },
+    fullyPaid: 'Tu viaje está totalmente pagado.',
+  },
+  ca: {
+    hello: (n) => `Hola ${n}:`,
+    regards: 'Salutacions,\nL’equip d’itinera',
+    departure: 'Sortida',
+    total: 'Total',
+    paid: 'Pagat',
+    balance: 'Pendent',
+    due: 'Data de pagament de la resta',
+    pay: 'Pagar la resta',
+    subjects: {
+      booking_confirmation: (r) => `Reserva ${r} confirmada`,
+      balance_reminder: (r) => `Reserva ${r}: el pagament pendent venç aviat`,
+      balance_receipt: (r) => `Reserva ${r}: pagament pendent rebut`,
+      balance_failed: (r) => `Reserva ${r}: no hem pogut cobrar el pagament pendent`,
+    },
+    intro: {
+      booking_confirmation: 'Gràcies per la teva reserva. Hem rebut el teu pagament.',
+      balance_reminder: 'L’import pendent de la teva reserva es carregarà a la targeta desada en la data indicada.',
+      balance_receipt: 'Hem rebut l’import pendent de la teva reserva. El teu viatge està totalment pagat.',
+      balance_failed: 'No hem pogut carregar l’import pendent a la teva targeta desada. Pots pagar-lo aquí:',
+    },
+    fullyPaid: 'El teu viatge està totalment pagat.',
+  },
+  de: {
+    hello: (n) => `Hallo ${n},`,
+    regards: 'Viele Grüße\nIhr itinera-Team',
+    departure: 'Abreise',
+    total: 'Gesamtpreis',
+    paid: 'Bezahlt',
+    balance: 'Restbetrag',
+    due: 'Restzahlung fällig am',
+    pay: 'Restbetrag bezahlen',
+    subjects: {
+      booking_confirmation: (r) => `Buchung ${r} bestätigt`,
+      balance_reminder: (r) => `Buchung ${r}: Ihre Restzahlung ist bald fällig`,
+      balance_receipt: (r) => `Buchung ${r}: Restzahlung erhalten`,
+      balance_failed: (r) => `Buchung ${r}: Restzahlung nicht möglich`,
+    },
+    intro: {
+      booking_confirmation: 'Vielen Dank für Ihre Buchung. Wir haben Ihre Zahlung erhalten.',
+      balance_reminder: 'Der Restbetrag Ihrer Buchung wird am Fälligkeitstag von Ihrer gespeicherten Karte abgebucht.',
+      balance_receipt: 'Wir haben den Restbetrag Ihrer Buchung erhalten. Ihre Reise ist vollständig bezahlt.',
+      balance_failed:
+        'Wir konnten den Restbetrag nicht von Ihrer gespeicherten Karte abbuchen. Bitte bezahlen Sie ihn hier:',
+    },
+    fullyPaid: 'Ihre Reise ist vollständig bezahlt.',
+  },
+  fr: {
+    hello: (n) => `Bonjour ${n},`,
+    regards: 'Cordialement,\nL’équipe itinera',
+    departure: 'Départ',
+    total: 'Total',
+    paid: 'Payé',
+    balance: 'Solde',
+    due: 'Solde à payer le',
+    pay: 'Payer le solde',
+    subjects: {
+      booking_confirmation: (r) => `Réservation ${r} confirmée`,
+      balance_reminder: (r) => `Réservation ${r} : votre solde arrive à échéance`,
+      balance_receipt: (r) => `Réservation ${r} : solde reçu`,
+      balance_failed: (r) => `Réservation ${r} : nous n’avons pas pu prélever votre solde`,
+    },
+    intro: {
+      booking_confirmation: 'Merci pour votre réservation. Nous avons bien reçu votre paiement.',
+      balance_reminder: 'Le solde de votre réservation sera prélevé sur votre carte enregistrée à la date d’échéance.',
+      balance_receipt: 'Nous avons bien reçu le solde de votre réservation. Votre voyage est entièrement payé.',
+      balance_failed: 'Nous n’avons pas pu prélever le solde sur votre carte enregistrée. Vous pouvez le payer ici :',
+    },
+    fullyPaid: 'Votre voyage est entièrement payé.',
+  },
+};
+
+/** The languages with their own wording; others fall back to English. */
+export const MAIL_LANGUAGES = Object.keys(WORDS);
+
+function money(cents: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(centsToNumber(cents));
+}
+
+function day(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+}
+
+export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
+  const w = WORDS[facts.language] ?? WORDS.en;
+  const locale = `${WORDS[facts.language] ? facts.language : 'en'}-${facts.market.toUpperCase()}`;
+  const m = (cents: number) => money(cents, facts.currency, locale);
+  const rows: Array<[string, string]> = [
+    [w.departure, day(facts.departureDate, locale)],
+    [w.total, m(facts.totalCents)],
+    [w.paid, m(facts.amountPaidCents)],
+  ];
+  if (facts.balanceCents > 0) {
+    rows.push([w.balance, m(facts.balanceCents)]);
+    if (facts.balanceDueDate) rows.push([w.due, day(facts.balanceDueDate, locale)]);
+  }
+  const link = kind === 'balance_failed' || kind === 'balance_reminder' ? facts.payLink : undefined;
+  const closing = facts.balanceCents > 0 ? null : w.fullyPaid;
+  const subject = w.subjects[kind](facts.reference);
+  const text = [
+    w.hello(facts.firstName),
+    '',
+    w.intro[kind],
+    ...(link ? [link] : []),
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    ...(closing && kind !== 'balance_receipt' ? ['', closing] : []),
+    '',
+    w.regards,
+    '',
+  ].join('\n');
+  const e = escapeHtml;
+  const html = [
+    `<!doctype html><html lang="${e(facts.language)}"><head><meta charset="utf-8"><title>${e(subject)}</title></head><body>`,
+    `<p>${e(w.hello(facts.firstName))}</p>`,
+    `<p>${e(w.intro[kind])}</p>`,
+    ...(link ? [`<p><a href="${e(link)}">${e(w.pay)}</a></p>`] : []),
+    `<table>${rows.map(([k, v]) => `<tr><th align="left">${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table>`,
+    ...(closing && kind !== 'balance_receipt' ? [`<p>${e(closing)}</p>`] : []),
+    `<p>${e(w.regards).replace('\n', '<br>')}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
