@@ -70,8 +70,15 @@ export interface Config {
     timeoutMs: number;
   };
   deploymentToken: string;
-  /** HTTP Basic credentials of the monitoring pages; required (else 503) in production and staging */
+  /** HTTP Basic credentials of /metrics (scraping); required (else 503) in production and staging */
   dashboard: { user: string; password: string };
+  /** the back-office console at /admin: session lifetimes */
+  admin: {
+    /** a session unused this long is signed out */
+    sessionIdleMinutes: number;
+    /** a session ends this long after sign-in, used or not */
+    sessionMaxHours: number;
+  };
   health: {
     expectedEnv?: string;
     notifyEmail: string;
@@ -224,6 +231,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
+    admin: {
+      sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),
+      sessionMaxHours: int(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
+    },
     health: {
       expectedEnv: env.HEALTH_EXPECTED_ENV || undefined,
       notifyEmail: str(env, 'HEALTH_NOTIFY_EMAIL', ''),

@@ -1,3 +1,4 @@
+export * from './admin.js';
 export * from './catalog.js';
 export * from './checkout.js';
 export * from './content.js';

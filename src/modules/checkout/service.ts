@@ -690,6 +690,16 @@ export class CheckoutService {
   }
 }
 
+/** API tokens, newest first (hashes never leave the repository). */
+export function listApiTokens(db: AppContext['database']['db']) {
+  return repo.listTokens(db);
+}
+
+/** Revokes a token: it stops authenticating at once. false when unknown or already revoked. */
+export function revokeApiToken(db: AppContext['database']['db'], id: number, at: Date): Promise<boolean> {
+  return repo.revokeToken(db, id, at);
+}
+
 /** Creates an API token; only its sha256 is stored, the token itself is returned once. */
 export async function createApiToken(
   db: AppContext['database']['db'],
