@@ -341,6 +341,29 @@ describe('quotes and documentation', () => {
     }
   });
 
+  it('books the quote that was paid when the selections changed after the payment', async () => {
+    const { jar, bookingId } = await readyCheckout();
+    const intent = await intentOf(jar);
+    const settlement = (await import('./settlement.js')).paymentSettlementOf(t.app.ctx);
+    await settlement.gateway!.confirmIntent(intent.payment_intent_id, 'pm_card_visa'); // paid in the browser
+    const changed = await jar.call('PUT', `${base}/transfers`, {
+      transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
+    });
+    expect(changed.json().data.total_price).toBe(intent.total_price + 80);
+    const confirm = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(confirm.statusCode).toBe(409);
+    expect(confirm.json()).toMatchObject({ error: 'quote_changed' });
+    const again = await jar.call('POST', `${base}/payment/intent`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'payment_already_succeeded' });
+    // the paid quote is what gets booked: no transfer, the intent's total
+    expect((await deliver(signedEvent('payment_intent.succeeded', intent.payment_intent_id))).statusCode).toBe(200);
+    const b = await booking(bookingId);
+    expect(b.status).toBe('pending_land_confirmation');
+    expect(Number(b.totalPrice)).toBe(intent.total_price);
+    expect(await flightRecords.upsellsOf(t.database.db, bookingId)).toEqual([]);
+  });
+
   it('keeps the quote when the session price refreshes after the intent', async () => {
     const { jar, bookingId } = await readyCheckout();
     const intent = await intentOf(jar);

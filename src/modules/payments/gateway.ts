@@ -3,7 +3,7 @@
 // embedded demo when no Stripe key is configured outside production. The sandbox keeps its intents
 // in its own table and understands Stripe's test payment methods (pm_card_visa, ...).
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -289,14 +289,12 @@ export class SandboxGateway implements PaymentGateway {
     return SandboxGateway.intentOf(rows[0]);
   }
 
+  /** Moves an intent to `set` when its status is one of `from`; answers the intent as it is then. */
   private async move(id: string, from: string[], set: { status: string; paymentMethod?: string }) {
-    const current = await this.retrieveIntent(id);
-    const rows = await this.database.db.select().from(sandboxPaymentIntents).where(eq(sandboxPaymentIntents.id, id));
-    if (!from.includes(rows[0].status)) return current;
     await this.database.db
       .update(sandboxPaymentIntents)
       .set({ ...set, updatedAt: new Date() })
-      .where(eq(sandboxPaymentIntents.id, id));
+      .where(and(eq(sandboxPaymentIntents.id, id), inArray(sandboxPaymentIntents.status, from)));
     return this.retrieveIntent(id);
   }
 
