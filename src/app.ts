@@ -21,8 +21,8 @@ import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
-import { validationError } from './platform/errors.js';
-import { frameworkErrors, nulErrors, registerErrorHandling, validationErrors } from './platform/http-errors.js';
+import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
+import { registerJsonBodies } from './platform/json-body.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
 import { bodiesAsSent } from './platform/strict-body.js';
@@ -56,7 +56,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // limit at import, so any parameter a URL can carry reaches its route (and its 404)
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
+    // the drain's 503 comes from refuseWhileClosing, in the error envelope
+    return503OnClosing: false,
   });
+  refuseWhileClosing(app);
   // callback style: it runs on every response, and an async hook costs a promise each time
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
@@ -99,20 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
 
-  // An empty body sent as application/json (a POST without payload) counts as no body, not an error;
-  // a string with an escaped NUL (\u0000) is a validation error (the database cannot store it).
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    if (request.is404 || !(body as string).includes('\\u0000')) return jsonParser(request, body as string, done);
-    jsonParser(request, body as string, (err, value) => {
-      const nul = err ? [] : nulErrors(value);
-      if (nul.length === 0) return done(err, value);
-      const status = request.routeOptions.config?.validationStatus ?? 400;
-      done(validationError(validationErrors(nul), status), undefined);
-    });
-  });
+  // JSON bodies: UTF-8 only, no prototype keys, bounded depth, no NUL or lone surrogate in a string
+  registerJsonBodies(app);
 
   await app.register(swagger, {
     openapi: {
