@@ -74,6 +74,8 @@ export interface Config {
     smtpUrl?: string;
     mailFrom: string;
     diskPath: string;
+    /** GET /health answers from this process's latest run when younger than this (0: always run) */
+    maxAgeSeconds: number;
   };
 }
 
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
       smtpUrl: env.SMTP_URL || undefined,
       mailFrom: str(env, 'MAIL_FROM', 'itinera@localhost'),
       diskPath: str(env, 'HEALTH_DISK_PATH', '.'),
+      maxAgeSeconds: int(env, 'HEALTH_MAX_AGE_SECONDS', 60, 0, 3600),
     },
   };
 }

@@ -2,7 +2,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { pino } from 'pino';
-import { buildApp } from './app.js';
+import { type App, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -11,9 +11,15 @@ import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
+import { alertChannelWarning } from './modules/ops/rules.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
 import { taskCommand } from './tasks-command.js';
+
+function warnWithoutAlertChannel(app: App): void {
+  const warning = alertChannelWarning(app.ctx.config);
+  if (warning) app.log.warn(warning);
+}
 
 const builtins: Record<string, Command> = {
   serve: {
@@ -22,6 +28,7 @@ const builtins: Record<string, Command> = {
     async run(_args, cli) {
       await loadDemoOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
+      warnWithoutAlertChannel(app);
       // operator commands from other shells run here, on this process's embedded database
       const socket = cli.database.kind === 'pglite' ? operatorSocketPath(cli.config.pgliteDir) : undefined;
       const stop = async (signal: string) => {
@@ -53,6 +60,7 @@ const builtins: Record<string, Command> = {
     async run(_args, cli) {
       const app = await buildApp({ config: { ...cli.config, inProcessWorkers: true }, database: cli.database });
       await app.ready();
+      warnWithoutAlertChannel(app);
       app.log.info('queue workers started');
       const stop = async (signal: string) => {
         app.log.info({ signal }, 'stopping workers (running jobs get up to 10 s to finish)');
