@@ -34,6 +34,17 @@ export interface Config {
   checkout: {
     sessionTtlMinutes: number;
     depositPercent: number;
+    /** days an abandoned checkout booking is kept (funnel statistics) before it is deleted */
+    abandonedRetentionDays: number;
+  };
+  /** per-minute request limits of the public writes */
+  limits: {
+    /** checkout starts per client IP */
+    checkoutStartsPerIp: number;
+    /** checkout starts per visitor (the visitor cookie) */
+    checkoutStartsPerVisitor: number;
+    /** every other write under /api/:market/:lang per client IP */
+    publicWritesPerMinute: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -188,6 +199,12 @@ export function loadConfig(env: Env = process.env): Config {
     checkout: {
       sessionTtlMinutes: int(env, 'CHECKOUT_SESSION_TTL_MINUTES', 120, 1),
       depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),
+      abandonedRetentionDays: int(env, 'CHECKOUT_ABANDONED_RETENTION_DAYS', 90, 1, 3650),
+    },
+    limits: {
+      checkoutStartsPerIp: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_IP', 20, 1),
+      checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
+      publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',

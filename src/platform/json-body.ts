@@ -105,6 +105,8 @@ export function registerJsonBodies(app: FastifyInstance): void {
     'application/json',
     { parseAs: 'buffer' },
     (request: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+      // an unknown route answers 404 whatever its body: the body is not read
+      if (request.is404) return done(null, undefined);
       try {
         done(null, parseJsonBody(body, request.routeOptions.config?.validationStatus ?? 400));
       } catch (err) {

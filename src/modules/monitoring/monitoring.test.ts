@@ -18,7 +18,12 @@ const clock = fixedClock(TEST_NOW);
 
 /** the real app plus two routes of our own: a fast one and one that fails with a secret in its message */
 async function monitoredApp(env: Record<string, string> = {}): Promise<App> {
-  const a = await buildApp({ config: testConfig({ DEPLOYMENT_TOKEN: TOKEN, ...env }), database, clock });
+  // HEALTH_MAX_AGE_SECONDS=0: the tests share one app and clock, and each expects its own health run
+  const a = await buildApp({
+    config: testConfig({ DEPLOYMENT_TOKEN: TOKEN, HEALTH_MAX_AGE_SECONDS: '0', ...env }),
+    database,
+    clock,
+  });
   a.get('/test/ok/:id', async () => ({ ok: true }));
   a.get('/test/boom', async () => {
     throw new Error('connect failed for postgres://app:s3cr3t-pass@db.internal:5432/itinera');
@@ -414,19 +419,26 @@ describe('authentication in production and staging', () => {
   it('401 with a Basic challenge without or with wrong credentials; 200 with the right ones', async () => {
     const prod = await monitoredApp(production);
     try {
-      for (const url of pages) {
-        const none = await prod.inject(url);
+      for (const [i, url] of pages.entries()) {
+        // one address per page: wrong passwords from one address lock it out (test/hardening/abuse.test.ts)
+        const remoteAddress = `192.0.2.${i + 1}`;
+        const none = await prod.inject({ url, remoteAddress });
         expect(none.statusCode, url).toBe(401);
         expect(none.headers['www-authenticate']).toBe('Basic realm="itinera monitoring", charset="UTF-8"');
         expect(none.json()).toEqual({ success: false, error: 'unauthorized', message: expect.any(String) });
-        const wrong = await prod.inject({ url, headers: { authorization: basic('ops', 'wrong') } });
+        const wrong = await prod.inject({ url, remoteAddress, headers: { authorization: basic('ops', 'wrong') } });
         expect(wrong.statusCode, url).toBe(401);
         const wrongUser = await prod.inject({
           url,
+          remoteAddress,
           headers: { authorization: basic('root', 'correct horse battery') },
         });
         expect(wrongUser.statusCode, url).toBe(401);
-        const ok = await prod.inject({ url, headers: { authorization: basic('ops', 'correct horse battery') } });
+        const ok = await prod.inject({
+          url,
+          remoteAddress,
+          headers: { authorization: basic('ops', 'correct horse battery') },
+        });
         expect(ok.statusCode, url).toBe(200);
       }
     } finally {

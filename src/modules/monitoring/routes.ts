@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { LoginThrottle } from '../../platform/rate-limit.js';
 import { createHttpMetrics } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
 import { basicCredentials, credentialsMatch } from './rules.js';
@@ -34,6 +35,7 @@ const REALM = 'Basic realm="itinera monitoring", charset="UTF-8"';
 
 /** open in development and test; HTTP Basic with DASHBOARD_USER / DASHBOARD_PASSWORD otherwise */
 function dashboardLogin(ctx: AppContext) {
+  const throttle = new LoginThrottle(ctx, { name: 'dashboard-login', maxFailures: 10, windowSeconds: 15 * 60 });
   return async (request: FastifyRequest) => {
     const { appEnv, dashboard } = ctx.config;
     if (appEnv !== 'production' && appEnv !== 'staging') return;
@@ -45,7 +47,10 @@ function dashboardLogin(ctx: AppContext) {
         'The monitoring pages are unavailable: set DASHBOARD_USER and DASHBOARD_PASSWORD on this server.',
       );
     }
+    await throttle.assertAllowed(request);
     if (!credentialsMatch(basicCredentials(request.headers.authorization), dashboard)) {
+      // a browser's first request carries no credentials (it waits for the 401): not a failure
+      if (request.headers.authorization) await throttle.failed(request);
       throw new AppError(401, 'unauthorized', 'Log in to see the monitoring pages.', undefined, {
         'www-authenticate': REALM,
       });
