@@ -29,6 +29,11 @@ export interface Config {
   loadDemo: boolean;
   /** Run queue workers inside the API process (embedded default). */
   inProcessWorkers: boolean;
+  /**
+   * /docs and /openapi.json: 'full' (every endpoint), 'public' (internal and ops endpoints left
+   * out), 'login' (every endpoint, behind the monitoring pages' login), 'off' (not served)
+   */
+  apiDocs: 'full' | 'public' | 'login' | 'off';
   /** Expose GET /bench/constant, the baseline route of `npm run bench`. */
   benchRoutes: boolean;
   checkout: {
@@ -178,8 +183,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('FLIGHTS_API_URL must be set when FLIGHTS_PROVIDER is http');
   }
 
+  const apiDocs = str(env, 'API_DOCS', production ? 'public' : 'full');
+  if (!['full', 'public', 'login', 'off'].includes(apiDocs)) {
+    throw new ConfigError(`API_DOCS must be one of full, public, login, off; got "${apiDocs}"`);
+  }
+
   return {
     port,
+    apiDocs: apiDocs as Config['apiDocs'],
     host: str(env, 'HOST', '0.0.0.0'),
     appEnv: appEnv as AppEnv,
     nodeEnv: str(env, 'NODE_ENV', 'development'),

@@ -5,6 +5,7 @@
 import type { AppContext } from './context.js';
 import { tasks as checkoutTasks } from './modules/checkout/tasks.js';
 import { tasks as opsTasks } from './modules/ops/tasks.js';
+import { tasks as privacyTasks } from './modules/privacy/erase.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
 export interface TaskRun {
@@ -35,7 +36,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [opsTasks, checkoutTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [opsTasks, checkoutTasks, privacyTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

@@ -7,3 +7,4 @@ export * from './marketing.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './ops.js';
+export * from './privacy.js';

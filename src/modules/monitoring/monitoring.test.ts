@@ -88,7 +88,7 @@ describe('request recording', () => {
     expect(await database.db.select().from(telescopeRequests)).toHaveLength(0);
   });
 
-  it('never stores bodies, cookies, credentials or query strings; 5xx messages are masked', async () => {
+  it('never stores bodies, cookies, credentials or query values; 5xx messages are masked', async () => {
     await app.inject({
       method: 'POST',
       url: '/api/deployments?signature=query-secret-123',
@@ -111,7 +111,12 @@ describe('request recording', () => {
       expect(stored).not.toContain(secret);
     }
     const post = rows.find((r) => r.requestId === 'req-secret-test')!;
-    expect(post).toMatchObject({ method: 'POST', path: '/api/deployments', route: '/api/deployments', status: 401 });
+    expect(post).toMatchObject({
+      method: 'POST',
+      path: '/api/deployments?signature',
+      route: '/api/deployments',
+      status: 401,
+    });
     expect(post.headers['user-agent']).toBe('probe/1.0');
     expect(Object.keys(post.headers)).not.toContain('authorization');
     expect(Object.keys(post.headers)).not.toContain('cookie');
@@ -165,7 +170,7 @@ describe('request recording', () => {
       {
         requestId: 'b-1',
         method: 'GET',
-        path: '/nowhere',
+        path: '/nowhere?x',
         route: null,
         status: 404,
         durationMs: 0.46,
@@ -323,7 +328,7 @@ describe('GET /telescope', () => {
 
     const page = await app.inject('/telescope');
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<code>/test/ok/7</code>');
+    expect(page.body).toContain('<code>/test/ok/7?q</code>');
     expect(page.body).toContain('href="/telescope/requests/req-ok-7"');
     expect(page.body).toContain('connect failed for postgres://***@db.internal:5432/itinera');
     expect(page.body).not.toContain('s3cr3t');

@@ -33,8 +33,11 @@ declare module 'fastify' {
 
 const REALM = 'Basic realm="itinera monitoring", charset="UTF-8"';
 
-/** open in development and test; HTTP Basic with DASHBOARD_USER / DASHBOARD_PASSWORD otherwise */
-function dashboardLogin(ctx: AppContext) {
+/**
+ * open in development and test; HTTP Basic with DASHBOARD_USER / DASHBOARD_PASSWORD otherwise
+ * (also guards /docs with API_DOCS=login)
+ */
+export function dashboardLogin(ctx: AppContext) {
   const throttle = new LoginThrottle(ctx, { name: 'dashboard-login', maxFailures: 10, windowSeconds: 15 * 60 });
   return async (request: FastifyRequest) => {
     const { appEnv, dashboard } = ctx.config;
