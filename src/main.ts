@@ -48,7 +48,7 @@ const builtins: Record<string, Command> = {
             io.err(`the running server does not take '${command}'`);
             return Promise.resolve(2);
           }
-          return c.run(parseArgs(argv), { ...cli, ...io, app: app.ctx });
+          return c.run(parseArgs(argv, c.valued), { ...cli, ...io, app: app.ctx });
         });
       }
       return -1; // keep running
@@ -149,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const cli: CliContext = { config, database, log, out, err };
-  const code = await command.run(parseArgs(rest), cli);
+  const code = await command.run(parseArgs(rest, command.valued), cli);
   if (code >= 0) await database.close();
   return code;
 }

@@ -18,6 +18,8 @@ export interface CliContext {
 export interface Command {
   describe: string;
   usage: string;
+  /** options that take the next argument as their value (`--email E` as well as `--email=E`) */
+  valued?: string[];
   run(args: ParsedArgs, cli: CliContext): Promise<number>;
 }
 

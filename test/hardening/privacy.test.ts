@@ -4,9 +4,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
+import { parseArgs } from '../../src/platform/cli.js';
 import { fixedClock } from '../../src/platform/clock.js';
 import { scrubText, urlWithoutQueryValues } from '../../src/platform/privacy.js';
 import { allTasks, runTask } from '../../src/tasks.js';
+import { taskCommand } from '../../src/tasks-command.js';
 import { TEST_NOW, testConfig } from '../support/app.js';
 import { createTestDatabase } from '../support/db.js';
 
@@ -177,6 +179,24 @@ describe('privacy:erase', () => {
 
       const missing = await runTask(app.ctx, task, { asOf: at, trigger: 'command', options: {}, out: () => {} });
       expect(missing.ok).toBe(false);
+
+      // as an operator types it: npm run task -- privacy:erase --email E
+      const lines: string[] = [];
+      const cli = {
+        config: app.ctx.config,
+        database,
+        log: app.log,
+        out: (l: string) => lines.push(l),
+        err: (l: string) => lines.push(`ERR ${l}`),
+        app: app.ctx,
+      };
+      const code = await taskCommand.run(
+        parseArgs(['privacy:erase', '--email', 'keep@example.com'], taskCommand.valued),
+        cli,
+      );
+      expect(code).toBe(0);
+      expect(lines.at(-1)).toContain('privacy:erase: ok: erased: newsletter_subscribers 1,');
+      expect(lines.join('\n')).not.toContain('keep@example.com');
     } finally {
       await app.close();
     }
