@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { redisUnavailable, TEST_REDIS_URL } from '../../../test/support/redis.js';
+import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from '../../../test/support/redis.js';
 import { connectPostgres } from '../../db/database.js';
 import { healthCheckResults, opsNotificationThrottles } from '../../db/schema/index.js';
 import { allTasks, runTask } from '../../tasks.js';
@@ -342,12 +342,13 @@ describe('GET /health answers from the latest run', () => {
     const s = await createTestApp({ database: t.database });
     try {
       s.app.health.probes.diskUsage = async () => 42;
-      for (let i = 0; i < 120; i++) expect((await health(s.app, '192.0.2.77')).statusCode).toBe(200);
-      const refused = await health(s.app, '192.0.2.77');
+      const ip = randomClientIp();
+      for (let i = 0; i < 120; i++) expect((await health(s.app, ip)).statusCode).toBe(200);
+      const refused = await health(s.app, ip);
       expect(refused.statusCode).toBe(429);
-      expect(refused.headers['retry-after']).toBe('60');
+      expect(refused.headers['retry-after']).toMatch(/^(59|60)$/); // 59 on Redis, whose clock moves
       expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
-      expect((await health(s.app, '192.0.2.78')).statusCode).toBe(200);
+      expect((await health(s.app, randomClientIp())).statusCode).toBe(200);
     } finally {
       await s.close();
     }
