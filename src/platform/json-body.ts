@@ -82,16 +82,36 @@ export function bodyProblems(value: unknown): FieldProblem[] {
   return problems;
 }
 
+function replacedFields(value: unknown, path = ''): FieldProblem[] {
+  if (typeof value === 'string') {
+    return value.includes('\uFFFD')
+      ? [{ instancePath: path, keyword: 'utf8', params: {}, message: 'it is not valid UTF-8 text' }]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => replacedFields(v, `${path}/${i}`));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => replacedFields(v, `${path}/${segment(k)}`));
+  }
+  return [];
+}
+
 /** JSON.parse with the problems above turned into AppErrors; status of field errors per route */
 export function parseJsonBody(raw: Buffer, validationStatus = 400): unknown {
   if (raw.length === 0) return undefined; // an empty application/json body counts as no body
-  if (!isUtf8(raw)) throw new AppError(400, 'invalid_utf8', 'The body is not valid UTF-8 text.');
+  const utf8 = isUtf8(raw);
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch {
+    if (!utf8) throw new AppError(400, 'invalid_utf8', 'The body is not valid UTF-8 text.');
     // V8's message quotes part of the body; the client has the body, the log must not get it
     throw new AppError(400, 'invalid_json', 'The body is not valid JSON.');
+  }
+  if (!utf8) {
+    // decoding replaced the bad bytes with U+FFFD: the fields holding one are the ones to fix
+    const fields = replacedFields(value);
+    if (fields.length === 0) throw new AppError(400, 'invalid_utf8', 'The body is not valid UTF-8 text.');
+    throw validationError(validationErrors(fields), validationStatus);
   }
   const problems = bodyProblems(value);
   if (problems.length > 0) throw validationError(validationErrors(problems), validationStatus);

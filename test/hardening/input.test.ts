@@ -88,7 +88,16 @@ describe('invalid Unicode', () => {
       headers: { cookie, 'content-type': 'application/json' },
       payload: body,
     });
-    expectEnvelope(res, 400, 'invalid_utf8');
+    expectEnvelope(res, 400, 'validation_failed');
+    expect(res.json().errors).toEqual({ 'client.email': ['The email field is invalid: it is not valid UTF-8 text.'] });
+    // bad bytes outside any string: the body as a whole
+    const broken = await t.app.inject({
+      method: 'PUT',
+      url: `${ES}/contact`,
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: Buffer.concat([Buffer.from('{"client":'), Buffer.from([0xc3]), Buffer.from('}')]),
+    });
+    expectEnvelope(broken, 400, 'invalid_utf8');
   });
 
   it('refuses a lone surrogate in a lead', async () => {
