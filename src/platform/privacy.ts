@@ -12,12 +12,15 @@ const DOCUMENT = /\b[A-Z]{1,3}\d{6,9}\b/g;
 // Drizzle's "Failed query: ...\nparams: a,b,c" and PostgreSQL's "Key (email)=(x) already exists"
 const SQL_PARAMS = /\n?params: [\s\S]*$/;
 const KEY_VALUE = /\)=\([^)]*\)/g;
+// PostgreSQL quotes the refused value: invalid input syntax for type integer: "Ana Garcia"
+const QUOTED_INPUT = /(invalid input[^:"]*|value too long[^:"]*): "[^"]*"/g;
 
 /** text with the personal data it may hold replaced by placeholders */
 export function scrubText(text: string): string {
   return text
     .replace(SQL_PARAMS, '\nparams: [redacted]')
     .replace(KEY_VALUE, ')=([redacted])')
+    .replace(QUOTED_INPUT, '$1: "[redacted]"')
     .replace(EMAIL, '[email]')
     .replace(PHONE, '[phone]')
     .replace(DOCUMENT, '[document]');

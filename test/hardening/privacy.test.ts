@@ -37,7 +37,7 @@ async function loggedApp(env: Record<string, string> = {}) {
     // a real failing statement through Drizzle, as a repository would run it (the value is not an integer)
     const { sql } = await import('drizzle-orm');
     await app.ctx.database.db.execute(
-      sql`SELECT ${'Ana Garcia'}::text AS name, ${'ana.garcia@example.com'}::text AS email, ${'PAA123456'}::int AS passport`,
+      sql`SELECT ${'PAA123456'}::text AS passport, ${'ana.garcia@example.com'}::text AS email, ${'Ana Garcia'}::int AS name`,
     );
     return {};
   });
@@ -90,6 +90,9 @@ describe('the log and Telescope keep no personal data', () => {
     expect(
       scrubText('Failed query: insert into leads values ($1, $2)\nparams: Ana Garcia,ana@example.com,+34 600 111 222'),
     ).toBe('Failed query: insert into leads values ($1, $2)\nparams: [redacted]');
+    expect(scrubText('invalid input syntax for type integer: "Ana Garcia"')).toBe(
+      'invalid input syntax for type integer: "[redacted]"',
+    );
     expect(scrubText('duplicate: Key (email)=(ana@example.com) already exists')).toBe(
       'duplicate: Key (email)=([redacted]) already exists',
     );
