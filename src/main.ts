@@ -6,6 +6,8 @@ import { type App, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { commands as adminCommands } from './modules/admin/commands.js';
+import { createDemoAdminOnFirstStart } from './modules/admin/demo.js';
 import { commands as catalogCommands } from './modules/catalog/commands.js';
 import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
@@ -28,6 +30,7 @@ const builtins: Record<string, Command> = {
     usage: 'serve',
     async run(_args, cli) {
       await loadDemoOnFirstStart(cli);
+      await createDemoAdminOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
       warnWithoutAlertChannel(app);
       // operator commands from other shells run here, on this process's embedded database
@@ -95,6 +98,7 @@ const all: Record<string, Command> = {
   ...checkoutCommands,
   ...newsletterCommands,
   ...crmCommands,
+  ...adminCommands,
 };
 
 function help(): string {
@@ -113,7 +117,7 @@ function tuneHeapForServing(): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...args] = argv;
   const command = name ? all[name] : undefined;
   if (!command) {
     console.error(name ? `unknown command: ${name}\n\n${help()}` : help());
@@ -132,6 +136,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
+  let rest = args;
+  if (command.prepare) {
+    try {
+      rest = await command.prepare(args, { err });
+    } catch (e) {
+      err(e instanceof Error ? e.message : String(e));
+      return 2;
+    }
+  }
   if (!config.databaseUrl) {
     // an embedded database belongs to the server process when one runs: go through it
     const socket = operatorSocketPath(config.pgliteDir);

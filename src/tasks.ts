@@ -3,8 +3,10 @@
 // Each run is recorded in `task_runs` (name, trigger, outcome, message), where operators see it.
 // A module exports `tasks(ctx)`: its task definitions, built on the process's context.
 import type { AppContext } from './context.js';
+import { tasks as adminTasks } from './modules/admin/tasks.js';
 import { tasks as checkoutTasks } from './modules/checkout/tasks.js';
 import { tasks as opsTasks } from './modules/ops/tasks.js';
+import { tasks as paymentTasks } from './modules/payments/tasks.js';
 import { tasks as privacyTasks } from './modules/privacy/erase.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
@@ -36,7 +38,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [opsTasks, checkoutTasks, privacyTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [adminTasks, paymentTasks, opsTasks, checkoutTasks, privacyTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

@@ -95,7 +95,7 @@ describe('public writes', () => {
 });
 
 describe('monitoring login', () => {
-  it('answers 429 after 10 wrong passwords, even to the right one, until the window ends', async () => {
+  it('/metrics (HTTP Basic): 429 after 10 wrong passwords, even to the right one, until the window ends', async () => {
     const prod = await createTestApp({
       database: t.database,
       env: {
@@ -110,11 +110,11 @@ describe('monitoring login', () => {
     });
     const basic = (p: string) => `Basic ${Buffer.from(`ops:${p}`).toString('base64')}`;
     const pulse = (password: string, remoteAddress = '203.0.113.50') =>
-      prod.app.inject({ method: 'GET', url: '/pulse', remoteAddress, headers: { authorization: basic(password) } });
+      prod.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { authorization: basic(password) } });
     try {
       // a browser's first request has no credentials: not a failure
       for (let i = 0; i < 12; i++) {
-        expect((await prod.app.inject({ url: '/pulse', remoteAddress: '203.0.113.50' })).statusCode).toBe(401);
+        expect((await prod.app.inject({ url: '/metrics', remoteAddress: '203.0.113.50' })).statusCode).toBe(401);
       }
       expect((await pulse('right-password')).statusCode).toBe(200);
       for (let i = 0; i < 10; i++) expect((await pulse(`guess-${i}`)).statusCode).toBe(401);
