@@ -20,7 +20,7 @@ describe('HTTP conventions', () => {
     expect(res.json()).toMatchObject({ success: false, error: 'validation_failed' });
   });
 
-  it('answers malformed JSON with 400 bad_request in the common envelope', async () => {
+  it('answers malformed JSON with 400 invalid_json in the common envelope', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/leads',
@@ -29,7 +29,7 @@ describe('HTTP conventions', () => {
       remoteAddress: '192.0.2.202',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ success: false, error: 'bad_request' });
+    expect(res.json()).toMatchObject({ success: false, error: 'invalid_json' });
   });
 
   it('refuses prototype poisoning', async () => {

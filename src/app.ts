@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -22,14 +23,15 @@ import { leadRoutes } from './modules/leads/routes.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
-import { monitoringRoutes } from './modules/monitoring/routes.js';
+import { metricsLogin, monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
-import { validationError } from './platform/errors.js';
-import { frameworkErrors, nulErrors, registerErrorHandling, validationErrors } from './platform/http-errors.js';
+import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
+import { registerJsonBodies } from './platform/json-body.js';
+import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
 import { bodiesAsSent } from './platform/strict-body.js';
@@ -38,6 +40,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   clock?: Clock;
+  /** where the log goes (default stdout); tests read it */
+  logStream?: DestinationStream;
 }
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -48,6 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["api-token"]'],
+      // no SQL parameters, bodies, query values or personal data in the log (platform/privacy.ts)
+      serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: (req) => {
@@ -63,7 +70,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // limit at import, so any parameter a URL can carry reaches its route (and its 404)
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
+    // the drain's 503 comes from refuseWhileClosing, in the error envelope
+    return503OnClosing: false,
   });
+  refuseWhileClosing(app);
   // callback style: it runs on every response, and an async hook costs a promise each time
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
@@ -106,21 +117,42 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
 
-  // An empty body sent as application/json (a POST without payload) counts as no body, not an error;
-  // a string with an escaped NUL (\u0000) is a validation error (the database cannot store it).
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    if (request.is404 || !(body as string).includes('\\u0000')) return jsonParser(request, body as string, done);
-    jsonParser(request, body as string, (err, value) => {
-      const nul = err ? [] : nulErrors(value);
-      if (nul.length === 0) return done(err, value);
-      const status = request.routeOptions.config?.validationStatus ?? 400;
-      done(validationError(validationErrors(nul), status), undefined);
-    });
-  });
+  // JSON bodies: UTF-8 only, no prototype keys, bounded depth, no NUL or lone surrogate in a string
+  registerJsonBodies(app);
 
+  if (config.apiDocs !== 'off') await registerApiDocs(app, ctx);
+
+  await monitoringRoutes(app, ctx); // first: its request hooks cover every route
+  await marketRoutes(app, ctx);
+  await catalogRoutes(app, ctx);
+  await contentRoutes(app, ctx);
+  await checkoutRoutes(app, ctx);
+  await flightsRoutes(app, ctx);
+  await balanceRoutes(app, ctx);
+  await paymentRoutes(app, ctx);
+  await newsletterRoutes(app, ctx);
+  await leadRoutes(app, ctx);
+  await opsRoutes(app, ctx);
+  // the back-office console; each module's pages join its scope (add yours to the list)
+  await adminConsoleRoutes(app, ctx, [
+    bookingConsoleRoutes,
+    leadConsoleRoutes,
+    subscriberConsoleRoutes,
+    syncConsoleRoutes,
+    jobConsoleRoutes,
+  ]);
+
+  return app as unknown as App;
+}
+
+/** ops pages, deployments and /api/internal: documented for operators, not for public visitors */
+function isInternal(url: string, schema: { tags?: readonly string[] } | undefined): boolean {
+  return url.startsWith('/api/internal/') || url === '/api/deployments' || Boolean(schema?.tags?.includes('ops'));
+}
+
+/** /docs and /openapi.json as API_DOCS says: every endpoint, the public ones, or behind the login */
+async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config } = ctx;
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -144,29 +176,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         { name: 'ops', description: 'Deployments, health and internal endpoints' },
       ],
     },
+    // public: internal endpoints hidden from the document (they still work for their callers)
+    ...(config.apiDocs === 'public'
+      ? {
+          transform: ({ schema, url }: { schema: FastifySchema; url: string }) => ({
+            schema: isInternal(url, schema as { tags?: string[] })
+              ? ({ ...schema, hide: true } as FastifySchema)
+              : schema,
+            url,
+          }),
+        }
+      : {}),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-
-  await monitoringRoutes(app, ctx); // first: its request hooks cover every route
-  await marketRoutes(app, ctx);
-  await catalogRoutes(app, ctx);
-  await contentRoutes(app, ctx);
-  await checkoutRoutes(app, ctx);
-  await flightsRoutes(app, ctx);
-  await balanceRoutes(app, ctx);
-  await paymentRoutes(app, ctx);
-  await newsletterRoutes(app, ctx);
-  await leadRoutes(app, ctx);
-  await opsRoutes(app, ctx);
-  // the back-office console; each module's pages join its scope (add yours to the list)
-  await adminConsoleRoutes(app, ctx, [
-    bookingConsoleRoutes,
-    leadConsoleRoutes,
-    subscriberConsoleRoutes,
-    syncConsoleRoutes,
-    jobConsoleRoutes,
-  ]);
-
-  return app as unknown as App;
+  const login = config.apiDocs === 'login' ? metricsLogin(ctx) : undefined;
+  await app.register(swaggerUi, { routePrefix: '/docs', ...(login ? { uiHooks: { onRequest: login } } : {}) });
+  app.get('/openapi.json', { schema: { hide: true }, ...(login ? { onRequest: login } : {}) }, async () =>
+    app.swagger(),
+  );
 }

@@ -37,3 +37,20 @@ describe('flight provider settings', () => {
     expect(() => loadConfig({ FLIGHTS_TIMEOUT_MS: '50' })).toThrow(/FLIGHTS_TIMEOUT_MS/);
   });
 });
+
+describe('hardening settings', () => {
+  it('has public-write limits, abandoned-checkout retention and the health cache age by default', () => {
+    const c = loadConfig({});
+    expect(c.limits).toEqual({ checkoutStartsPerIp: 20, checkoutStartsPerVisitor: 6, publicWritesPerMinute: 120 });
+    expect(c.checkout.abandonedRetentionDays).toBe(90);
+    expect(c.health.maxAgeSeconds).toBe(60);
+    expect(() => loadConfig({ RATE_LIMIT_PUBLIC_WRITES: '0' })).toThrow(/RATE_LIMIT_PUBLIC_WRITES/);
+  });
+
+  it('serves the API documentation in full outside production, public in production, as API_DOCS says', () => {
+    expect(loadConfig({}).apiDocs).toBe('full');
+    expect(loadConfig({ APP_ENV: 'production', APP_KEY: 'k'.repeat(40) }).apiDocs).toBe('public');
+    expect(loadConfig({ API_DOCS: 'off' }).apiDocs).toBe('off');
+    expect(() => loadConfig({ API_DOCS: 'secret' })).toThrow(/API_DOCS/);
+  });
+});

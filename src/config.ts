@@ -29,6 +29,11 @@ export interface Config {
   loadDemo: boolean;
   /** Run queue workers inside the API process (embedded default). */
   inProcessWorkers: boolean;
+  /**
+   * /docs and /openapi.json: 'full' (every endpoint), 'public' (internal and ops endpoints left
+   * out), 'login' (every endpoint, behind the monitoring pages' login), 'off' (not served)
+   */
+  apiDocs: 'full' | 'public' | 'login' | 'off';
   /** Expose GET /bench/constant, the baseline route of `npm run bench`. */
   benchRoutes: boolean;
   checkout: {
@@ -36,6 +41,17 @@ export interface Config {
     depositPercent: number;
     /** seats are held from payment intent until payment, at least this long */
     holdMinutes: number;
+    /** days an abandoned checkout booking is kept (funnel statistics) before it is deleted */
+    abandonedRetentionDays: number;
+  };
+  /** per-minute request limits of the public writes */
+  limits: {
+    /** checkout starts per client IP */
+    checkoutStartsPerIp: number;
+    /** checkout starts per visitor (the visitor cookie) */
+    checkoutStartsPerVisitor: number;
+    /** every other write under /api/:market/:lang per client IP */
+    publicWritesPerMinute: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -89,6 +105,8 @@ export interface Config {
     smtpUrl?: string;
     mailFrom: string;
     diskPath: string;
+    /** GET /health answers from this process's latest run when younger than this (0: always run) */
+    maxAgeSeconds: number;
   };
 }
 
@@ -179,8 +197,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DUFFEL_API_TOKEN must be set when FLIGHTS_PROVIDER is duffel');
   }
 
+  const apiDocs = str(env, 'API_DOCS', production ? 'public' : 'full');
+  if (!['full', 'public', 'login', 'off'].includes(apiDocs)) {
+    throw new ConfigError(`API_DOCS must be one of full, public, login, off; got "${apiDocs}"`);
+  }
+
   return {
     port,
+    apiDocs: apiDocs as Config['apiDocs'],
     host: str(env, 'HOST', '0.0.0.0'),
     appEnv: appEnv as AppEnv,
     nodeEnv: str(env, 'NODE_ENV', 'development'),
@@ -201,6 +225,12 @@ export function loadConfig(env: Env = process.env): Config {
       sessionTtlMinutes: int(env, 'CHECKOUT_SESSION_TTL_MINUTES', 120, 1),
       depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),
       holdMinutes: int(env, 'CHECKOUT_HOLD_MINUTES', 30, 1, 24 * 60),
+      abandonedRetentionDays: int(env, 'CHECKOUT_ABANDONED_RETENTION_DAYS', 90, 1, 3650),
+    },
+    limits: {
+      checkoutStartsPerIp: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_IP', 20, 1),
+      checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
+      publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',
@@ -245,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
       smtpUrl: env.SMTP_URL || undefined,
       mailFrom: str(env, 'MAIL_FROM', 'itinera@localhost'),
       diskPath: str(env, 'HEALTH_DISK_PATH', '.'),
+      maxAgeSeconds: int(env, 'HEALTH_MAX_AGE_SECONDS', 60, 0, 3600),
     },
   };
 }

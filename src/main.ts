@@ -2,7 +2,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { pino } from 'pino';
-import { buildApp } from './app.js';
+import { type App, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -13,9 +13,16 @@ import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
+import { alertChannelWarning } from './modules/ops/rules.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
+import { errSerializer } from './platform/privacy.js';
 import { taskCommand } from './tasks-command.js';
+
+function warnWithoutAlertChannel(app: App): void {
+  const warning = alertChannelWarning(app.ctx.config);
+  if (warning) app.log.warn(warning);
+}
 
 const builtins: Record<string, Command> = {
   serve: {
@@ -25,6 +32,7 @@ const builtins: Record<string, Command> = {
       await loadDemoOnFirstStart(cli);
       await createDemoAdminOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
+      warnWithoutAlertChannel(app);
       // operator commands from other shells run here, on this process's embedded database
       const socket = cli.database.kind === 'pglite' ? operatorSocketPath(cli.config.pgliteDir) : undefined;
       const stop = async (signal: string) => {
@@ -56,6 +64,7 @@ const builtins: Record<string, Command> = {
     async run(_args, cli) {
       const app = await buildApp({ config: { ...cli.config, inProcessWorkers: true }, database: cli.database });
       await app.ready();
+      warnWithoutAlertChannel(app);
       app.log.info('queue workers started');
       const stop = async (signal: string) => {
         app.log.info({ signal }, 'stopping workers (running jobs get up to 10 s to finish)');
@@ -149,7 +158,10 @@ async function main(argv: string[]): Promise<number> {
       if (code !== null) return code;
     }
   }
-  const log = pino({ level: name === 'serve' || name === 'worker' ? config.logLevel : 'warn' });
+  const log = pino({
+    level: name === 'serve' || name === 'worker' ? config.logLevel : 'warn',
+    serializers: { err: errSerializer, error: errSerializer },
+  });
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');

@@ -11,6 +11,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const taskCommand: Command = {
   describe: 'run a scheduled task now (--list lists them; --as-of=YYYY-MM-DD sets its "today")',
   usage: 'task NAME [--as-of=YYYY-MM-DD] [task options] | task --list',
+  // privacy:erase --email E
+  valued: ['as-of', 'email'],
   async run(args, cli) {
     const [name, ...extra] = args.positional;
     const asOfOption = args.options['as-of'];

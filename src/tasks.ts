@@ -5,8 +5,11 @@
 import type { AppContext } from './context.js';
 import { tasks as adminTasks } from './modules/admin/tasks.js';
 import { tasks as balanceTasks } from './modules/balance/tasks.js';
+import { tasks as checkoutTasks } from './modules/checkout/tasks.js';
 import { tasks as mailTasks } from './modules/mail/tasks.js';
+import { tasks as opsTasks } from './modules/ops/tasks.js';
 import { tasks as paymentTasks } from './modules/payments/tasks.js';
+import { tasks as privacyTasks } from './modules/privacy/erase.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
 export interface TaskRun {
@@ -37,7 +40,15 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [adminTasks, paymentTasks, balanceTasks, mailTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [
+  adminTasks,
+  paymentTasks,
+  balanceTasks,
+  mailTasks,
+  opsTasks,
+  checkoutTasks,
+  privacyTasks,
+];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

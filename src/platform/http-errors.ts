@@ -1,5 +1,7 @@
 // The one error handler: AppError -> its status and code; schema validation -> 400 (or the
 // route's config.validationStatus) with per-field messages; anything else -> 500 without details.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from './errors.js';
 
@@ -92,33 +94,102 @@ export function validationErrors(list: AjvError[]): FieldErrors {
   return out;
 }
 
+/** The code of a refusal made by the framework or Node's HTTP layer, by status (or Fastify's code). */
+export function frameworkCode(status: number, fastifyCode?: string): string {
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return 'invalid_content_length';
+  switch (status) {
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 408:
+      return 'request_timeout';
+    case 413:
+      return 'payload_too_large';
+    case 414:
+      return 'uri_too_long';
+    case 415:
+      return 'unsupported_media_type';
+    case 431:
+      return 'header_fields_too_large';
+    default:
+      return 'bad_request';
+  }
+}
+
 /**
  * Router errors raised before any route matches (a malformed %-escape in the path, an over-long
  * path parameter) bypass the error handler; this gives them the common envelope too.
  */
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  reply.status(status).send({ success: false, error: 'bad_request', message: err.message });
+  const message = status === 400 ? 'The request path is not valid (a malformed %-escape?).' : err.message;
+  reply.status(status).send({ success: false, error: frameworkCode(status, err.code), message });
+}
+
+/** the raw HTTP answer for a refusal written straight to the socket (no request object exists yet) */
+function rawEnvelope(status: number, code: string, message: string): string {
+  const body = JSON.stringify({ success: false, error: code, message });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
 }
 
 /**
- * PostgreSQL stores no U+0000 in text or jsonb, so a body string holding one would fail in the
- * database (a 500). The JSON parser refuses such a body for every route, naming each field.
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before a request exists (headers
+ * and URL too large, a request time-out, bytes that are not HTTP) answered with the common envelope.
  */
-export function nulErrors(data: unknown, path = ''): AjvError[] {
-  if (typeof data === 'string') {
-    return data.includes('\u0000')
-      ? [{ instancePath: path, keyword: 'nul', params: {}, message: 'it contains a NUL character' }]
-      : [];
+export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let answer: string;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answer = rawEnvelope(408, 'request_timeout', 'The request was not received in time.');
+  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    answer = rawEnvelope(431, 'header_fields_too_large', 'The request headers are too large.');
+  } else {
+    answer = rawEnvelope(400, 'bad_request', 'The request is not valid HTTP.');
   }
-  if (Array.isArray(data)) return data.flatMap((v, i) => nulErrors(v, `${path}/${i}`));
-  if (data && typeof data === 'object') {
-    return Object.entries(data).flatMap(([k, v]) => nulErrors(v, `${path}/${k}`));
-  }
-  return [];
+  this.log.debug({ code: err.code }, 'client error');
+  if (socket.writable) socket.write(answer);
+  socket.destroy(err);
+}
+
+/**
+ * While the server drains (after close() began), a request that still arrives on an open
+ * connection gets 503 `shutting_down` with Retry-After, in the envelope (Fastify's own 503 is
+ * a bare body; the app sets return503OnClosing: false and uses this hook, registered first).
+ */
+export function refuseWhileClosing(app: FastifyInstance, retryAfterSeconds = 5): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    reply.header('connection', 'close');
+    done(
+      new AppError(503, 'shutting_down', 'The server is shutting down; please try again.', undefined, {
+        'retry-after': String(retryAfterSeconds),
+      }),
+    );
+  });
+}
+
+/**
+ * A NUL (%00) decoded from a path or query reaches parameters and, through them, PostgreSQL, which
+ * refuses it (a 500). No route takes one, so the request is refused before routing.
+ */
+function refuseNulInUrl(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.includes('%00')) return done();
+    done(new AppError(400, 'invalid_url', 'The URL must not contain a NUL character (%00).'));
+  });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  refuseNulInUrl(app);
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
@@ -139,9 +210,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.error({ err }, 'unhandled error');
       return reply.status(500).send({ success: false, error: 'server_error', message: 'Internal server error.' });
     }
-    // framework 4xx: malformed JSON, body too large, unsupported media type
-    const code = fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported_media_type' : 'bad_request';
-    return reply.status(status).send({ success: false, error: code, message: fe.message });
+    // framework 4xx: body too large, unsupported media type, bad content length
+    return reply.status(status).send({ success: false, error: frameworkCode(status, fe.code), message: fe.message });
   });
 
   app.setNotFoundHandler((request, reply) => {

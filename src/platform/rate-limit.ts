@@ -29,6 +29,8 @@ export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
   /** Counts one hit for `key` in a window of `windowMs` that starts with the key's first hit. */
   hit(key: string, windowMs: number): Promise<WindowHit>;
+  /** the current window of `key` without counting a hit (count 0 when none is open) */
+  peek(key: string): Promise<WindowHit>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     w.count += 1;
     return { count: w.count, resetMs: w.resetAt - now };
+  }
+
+  async peek(key: string): Promise<WindowHit> {
+    const now = this.clock.now().getTime();
+    const w = this.windows.get(key);
+    return w && w.resetAt > now ? { count: w.count, resetMs: w.resetAt - now } : { count: 0, resetMs: 0 };
   }
 
   /** drops ended windows at most once a minute, so one-off callers do not pile up */
@@ -98,11 +106,25 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.defineCommand('itineraRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowHit> {
+  async peek(key: string): Promise<WindowHit> {
+    this.assertConnected();
+    const [[, count], [, ttl]] = (await this.redis
+      .multi()
+      .get(this.prefix + key)
+      .pttl(this.prefix + key)
+      .exec()) as [[unknown, string | null], [unknown, number]];
+    return count === null || ttl <= 0 ? { count: 0, resetMs: 0 } : { count: Number(count), resetMs: Number(ttl) };
+  }
+
+  private assertConnected(): void {
     // while ioredis is between reconnect attempts, fail at once instead of queueing the request
     if (this.redis.status === 'reconnecting' || this.redis.status === 'close') {
       throw new Error(`Redis is not connected (${this.redis.status})`);
     }
+  }
+
+  async hit(key: string, windowMs: number): Promise<WindowHit> {
+    this.assertConnected();
     const run = (this.redis as unknown as Record<string, (k: string, ms: number) => Promise<[number, number]>>)
       .itineraRateHit;
     const [count, ttl] = await run.call(this.redis, this.prefix + key, windowMs);
@@ -126,6 +148,11 @@ export interface RateLimitRule {
   name: string;
   max: number;
   windowSeconds: number;
+  /**
+   * what the counter is per, instead of the client IP (e.g. the visitor cookie); a request for
+   * which it gives undefined is not counted by this rule
+   */
+  key?: (request: FastifyRequest) => string | undefined;
 }
 
 interface Logger {
@@ -145,9 +172,11 @@ export function rateLimit(
   const log = 'rateLimits' in source ? source.log : undefined;
   const windowMs = rule.windowSeconds * 1000;
   return async (request, reply) => {
+    const who = rule.key ? rule.key(request) : request.ip;
+    if (who === undefined) return;
     let hit: WindowHit;
     try {
-      hit = await store.hit(`${rule.name}:${request.ip}`, windowMs);
+      hit = await store.hit(`${rule.name}:${who}`, windowMs);
     } catch (err) {
       // the limiter is a guard, not a dependency: with its store down, serve rather than fail
       (log ?? request.log).error({ err, limit: rule.name }, 'rate limit store unavailable; request let through');
@@ -156,15 +185,63 @@ export function rateLimit(
     const remaining = Math.max(0, rule.max - hit.count);
     reply.header('x-ratelimit-limit', String(rule.max));
     reply.header('x-ratelimit-remaining', String(remaining));
-    if (hit.count > rule.max) {
-      const retryAfter = Math.max(1, Math.ceil(hit.resetMs / 1000));
-      throw new AppError(
-        429,
-        'too_many_requests',
-        `Too many requests. Please try again in ${retryAfter} seconds.`,
-        undefined,
-        { 'retry-after': String(retryAfter) },
-      );
-    }
+    if (hit.count > rule.max) throw tooManyRequests(hit.resetMs);
   };
+}
+
+function tooManyRequests(resetMs: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+  return new AppError(
+    429,
+    'too_many_requests',
+    `Too many requests. Please try again in ${retryAfter} seconds.`,
+    undefined,
+    { 'retry-after': String(retryAfter) },
+  );
+}
+
+/**
+ * Failed logins per client IP: after `maxFailures` failures in a window every attempt, right or
+ * wrong, is refused with 429 until the window ends, so passwords cannot be guessed at speed while
+ * a dashboard polling with the right password is never counted. Shared by every login of the app
+ * (the monitoring pages' HTTP Basic, the console's form).
+ */
+export class LoginThrottle {
+  private readonly windowMs: number;
+
+  constructor(
+    private readonly source: { rateLimits: RateLimitStore; log?: Logger },
+    private readonly rule: { name: string; maxFailures: number; windowSeconds: number } = {
+      name: 'login',
+      maxFailures: 10,
+      windowSeconds: 15 * 60,
+    },
+  ) {
+    this.windowMs = rule.windowSeconds * 1000;
+  }
+
+  private key(request: FastifyRequest): string {
+    return `${this.rule.name}:${request.ip}`;
+  }
+
+  /** throws 429 while the client is locked out; call before checking the credentials */
+  async assertAllowed(request: FastifyRequest): Promise<void> {
+    let current: WindowHit;
+    try {
+      current = await this.source.rateLimits.peek(this.key(request));
+    } catch (err) {
+      (this.source.log ?? request.log).error({ err, limit: this.rule.name }, 'login throttle store unavailable');
+      return;
+    }
+    if (current.count >= this.rule.maxFailures) throw tooManyRequests(current.resetMs);
+  }
+
+  /** counts one failed attempt */
+  async failed(request: FastifyRequest): Promise<void> {
+    try {
+      await this.source.rateLimits.hit(this.key(request), this.windowMs);
+    } catch (err) {
+      (this.source.log ?? request.log).error({ err, limit: this.rule.name }, 'login throttle store unavailable');
+    }
+  }
 }

@@ -16,8 +16,18 @@ export interface TestApp {
 
 export const TEST_NOW = '2026-06-15T10:00:00Z';
 
+/**
+ * Tests run many checkouts from one address on a frozen clock, where a per-minute window never
+ * ends: the public-write limits are lifted unless a test sets them (test/hardening/abuse.test.ts).
+ */
+const UNLIMITED = {
+  RATE_LIMIT_CHECKOUT_STARTS_PER_IP: '1000000',
+  RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR: '1000000',
+  RATE_LIMIT_PUBLIC_WRITES: '1000000',
+};
+
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://api.test', ...env });
+  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://api.test', ...UNLIMITED, ...env });
 }
 
 export async function createTestApp(

@@ -11,3 +11,4 @@ export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './ops.js';
 export * from './payments.js';
+export * from './privacy.js';

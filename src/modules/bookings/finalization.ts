@@ -273,7 +273,8 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       totalPrice: formatCents(quote.totalCents),
     });
     const next = statusAfterPayment(selection?.cabin_class);
-    await transition(tx, booking.id, [BookingStatus.checkout], next, {
+    // a payment that succeeds after the session expired still finalizes its booking
+    await transition(tx, booking.id, [BookingStatus.checkout, BookingStatus.abandoned], next, {
       payment_intent_id: payment.intentId,
       payment_status: 'Succeeded',
       amount_paid: centsToNumber(payment.amountCents),

@@ -2,6 +2,8 @@
 
 export const BookingStatus = {
   checkout: 'checkout',
+  /** a checkout whose session expired without payment (kept for the funnel, then deleted) */
+  abandoned: 'abandoned',
   pendingFlightBooking: 'pending_flight_booking',
   pendingLandConfirmation: 'pending_land_confirmation',
   flightBookingInProgress: 'flight_booking_in_progress',

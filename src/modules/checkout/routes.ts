@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { marketScoped } from '../markets/routes.js';
 import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
 import { checkoutServiceOf, closeCheckoutService } from './service.js';
@@ -221,9 +222,22 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
       r.post(
         `${base}/:offerId`,
         {
+          // every start writes a booking: limited per client IP and per visitor (its cookie)
+          onRequest: [
+            rateLimit(ctx, { name: 'checkout-start', max: ctx.config.limits.checkoutStartsPerIp, windowSeconds: 60 }),
+            rateLimit(ctx, {
+              name: 'checkout-start-visitor',
+              max: ctx.config.limits.checkoutStartsPerVisitor,
+              windowSeconds: 60,
+              key: (request) => signed(request, VISITOR_COOKIE),
+            }),
+          ],
           schema: {
             tags,
             summary: 'Start a checkout (fresh session, booking with status checkout)',
+            description:
+              `Limited to ${ctx.config.limits.checkoutStartsPerIp} starts a minute per IP and ` +
+              `${ctx.config.limits.checkoutStartsPerVisitor} per visitor.`,
             params: OfferParams,
             body: Type.Union([
               Type.Object({
@@ -232,7 +246,14 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               }),
               Type.Null(),
             ]),
-            response: { 201: ok(Session), 404: ErrorBody, 410: ErrorBody, 422: ErrorBody, 400: ErrorBody },
+            response: {
+              201: ok(Session),
+              404: ErrorBody,
+              410: ErrorBody,
+              422: ErrorBody,
+              400: ErrorBody,
+              429: TooManyRequestsBody,
+            },
           },
         },
         async (request, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { rateLimit } from '../../platform/rate-limit.js';
 import type { MarketScope } from './rules.js';
 
 declare module 'fastify' {
@@ -24,7 +25,16 @@ export async function marketScoped(
   ctx: AppContext,
   register: (scoped: FastifyInstance) => void | Promise<void>,
 ): Promise<void> {
+  // every public write (checkout steps, flights, payment) counts against one per-IP limit
+  const writes = rateLimit(ctx, {
+    name: 'public-write',
+    max: ctx.config.limits.publicWritesPerMinute,
+    windowSeconds: 60,
+  });
   await app.register(async (scoped) => {
+    scoped.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') await writes(request, reply);
+    });
     scoped.decorateRequest('scope', null as unknown as MarketScope);
     scoped.addHook('preHandler', async (request: FastifyRequest) => {
       const params = request.params as { market: string; lang: string };

@@ -19,7 +19,12 @@ const clock = fixedClock(TEST_NOW);
 
 /** the real app plus two routes of our own: a fast one and one that fails with a secret in its message */
 async function monitoredApp(env: Record<string, string> = {}): Promise<App> {
-  const a = await buildApp({ config: testConfig({ DEPLOYMENT_TOKEN: TOKEN, ...env }), database, clock });
+  // HEALTH_MAX_AGE_SECONDS=0: the tests share one app and clock, and each expects its own health run
+  const a = await buildApp({
+    config: testConfig({ DEPLOYMENT_TOKEN: TOKEN, HEALTH_MAX_AGE_SECONDS: '0', ...env }),
+    database,
+    clock,
+  });
   a.get('/test/ok/:id', async () => ({ ok: true }));
   a.get('/test/boom', async () => {
     throw new Error('connect failed for postgres://app:s3cr3t-pass@db.internal:5432/itinera');
@@ -92,7 +97,7 @@ describe('request recording', () => {
     expect(await database.db.select().from(telescopeRequests)).toHaveLength(0);
   });
 
-  it('never stores bodies, cookies, credentials or query strings; 5xx messages are masked', async () => {
+  it('never stores bodies, cookies, credentials or query values; 5xx messages are masked', async () => {
     await app.inject({
       method: 'POST',
       url: '/api/deployments?signature=query-secret-123',
@@ -115,7 +120,12 @@ describe('request recording', () => {
       expect(stored).not.toContain(secret);
     }
     const post = rows.find((r) => r.requestId === 'req-secret-test')!;
-    expect(post).toMatchObject({ method: 'POST', path: '/api/deployments', route: '/api/deployments', status: 401 });
+    expect(post).toMatchObject({
+      method: 'POST',
+      path: '/api/deployments?signature',
+      route: '/api/deployments',
+      status: 401,
+    });
     expect(post.headers['user-agent']).toBe('probe/1.0');
     expect(Object.keys(post.headers)).not.toContain('authorization');
     expect(Object.keys(post.headers)).not.toContain('cookie');
@@ -169,7 +179,7 @@ describe('request recording', () => {
       {
         requestId: 'b-1',
         method: 'GET',
-        path: '/nowhere',
+        path: '/nowhere?x',
         route: null,
         status: 404,
         durationMs: 0.46,
@@ -327,7 +337,7 @@ describe('GET /telescope', () => {
 
     const page = await dash('/telescope');
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<code>/test/ok/7</code>');
+    expect(page.body).toContain('<code>/test/ok/7?q</code>');
     expect(page.body).toContain('href="/telescope/requests/req-ok-7"');
     expect(page.body).toContain('connect failed for postgres://***@db.internal:5432/itinera');
     expect(page.body).not.toContain('s3cr3t');

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { LoginThrottle } from '../../platform/rate-limit.js';
 import { guard, pageOf, sendPage } from '../admin/console.js';
 import { createHttpMetrics } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
@@ -33,8 +34,12 @@ declare module 'fastify' {
 
 const REALM = 'Basic realm="itinera monitoring", charset="UTF-8"';
 
-/** /metrics (scraping): open in development and test; HTTP Basic with DASHBOARD_USER / DASHBOARD_PASSWORD otherwise */
-function metricsLogin(ctx: AppContext) {
+/**
+ * /metrics (scraping) and /docs with API_DOCS=login: open in development and test; HTTP Basic with
+ * DASHBOARD_USER / DASHBOARD_PASSWORD otherwise, failed attempts throttled per IP
+ */
+export function metricsLogin(ctx: AppContext) {
+  const throttle = new LoginThrottle(ctx, { name: 'dashboard-login', maxFailures: 10, windowSeconds: 15 * 60 });
   return async (request: FastifyRequest) => {
     const { appEnv, dashboard } = ctx.config;
     if (appEnv !== 'production' && appEnv !== 'staging') return;
@@ -46,7 +51,10 @@ function metricsLogin(ctx: AppContext) {
         '/metrics is unavailable: set DASHBOARD_USER and DASHBOARD_PASSWORD on this server.',
       );
     }
+    await throttle.assertAllowed(request);
     if (!credentialsMatch(basicCredentials(request.headers.authorization), dashboard)) {
+      // a browser's first request carries no credentials (it waits for the 401): not a failure
+      if (request.headers.authorization) await throttle.failed(request);
       throw new AppError(401, 'unauthorized', 'Log in to scrape the metrics.', undefined, {
         'www-authenticate': REALM,
       });

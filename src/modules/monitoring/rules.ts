@@ -1,6 +1,7 @@
 // Pure functions of the monitoring pages: duration buckets and percentiles, what of a request may
 // be stored, HTML escaping, badge colours and the Basic credential check.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { STORED_HEADERS, scrubText, urlWithoutQueryValues } from '../../platform/privacy.js';
 
 /** upper bounds (ms) of the duration buckets; one more open-ended bucket follows the last */
 export const DURATION_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000] as const;
@@ -46,30 +47,30 @@ export function minuteOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 60_000) * 60_000);
 }
 
-// Request headers never stored: credentials, cookies and anything named like a secret.
-const SECRET_HEADER =
-  /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|password|api-?key|signature|auth/i;
-
-/** the request headers that may be stored: credentials and cookies removed, long values cut */
+/**
+ * the request headers that may be stored: an allow-list (a deny-list let x-session, x-jwt and the
+ * like through), the referer without its query values, long values cut
+ */
 export function storableHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || SECRET_HEADER.test(name)) continue;
-    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value === undefined || !STORED_HEADERS.has(name.toLowerCase())) continue;
+    let text = Array.isArray(value) ? value.join(', ') : String(value);
+    if (name.toLowerCase() === 'referer') text = urlWithoutQueryValues(text);
     out[name] = text.length > 500 ? `${text.slice(0, 500)}…` : text;
   }
   return out;
 }
 
-/** the path of a URL without its query string (signed URLs and tokens travel there), at most 500 chars */
+/** the path of a URL with its query parameters' names only (signatures and tokens are values), at most 500 chars */
 export function storablePath(url: string): string {
-  const path = url.split('?')[0] ?? '';
+  const path = urlWithoutQueryValues(url);
   return path.length > 500 ? path.slice(0, 500) : path;
 }
 
 /**
  * An error message fit to store: credentials inside URLs (scheme://user:pass@host) and bearer or
- * key=value secrets masked, cut to 1000 characters. Stacks are never stored.
+ * key=value secrets masked, personal data replaced, cut to 1000 characters. Stacks are never stored.
  */
 export function storableErrorMessage(message: string): string {
   const masked = message
@@ -77,6 +78,12 @@ export function storableErrorMessage(message: string): string {
     .replace(/(\w+:\/\/)[^/\s:@]*:[^@\s]*@/g, '$1***@')
     .replace(/(bearer\s+)[^\s;,]+/gi, '$1***')
     .replace(/((?:token|secret|password|api[_-]?key|key)\s*[=:]\s*)[^\s&,;]+/gi, '$1***');
+  return scrubbed(masked);
+}
+
+/** personal data (e-mails, phones, passport numbers, SQL parameters) out, cut to 1000 characters */
+function scrubbed(text: string): string {
+  const masked = scrubText(text);
   return masked.length > 1000 ? `${masked.slice(0, 1000)}…` : masked;
 }
 

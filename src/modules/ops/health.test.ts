@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { redisUnavailable, TEST_REDIS_URL } from '../../../test/support/redis.js';
+import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from '../../../test/support/redis.js';
 import { connectPostgres } from '../../db/database.js';
 import { healthCheckResults, opsNotificationThrottles } from '../../db/schema/index.js';
+import { allTasks, runTask } from '../../tasks.js';
 import { HealthMonitor } from './health.js';
 import { PRUNE_HEALTH_HISTORY_CRON, pruneHealthHistoryJob } from './jobs.js';
+import { alertChannelWarning } from './rules.js';
 import { healthHistory, pruneHealthHistory } from './service.js';
 
 const APP_KEY = 'k'.repeat(40);
+/** these tests change a probe and call /health again at the same instant: every call runs the checks */
+const FRESH = { HEALTH_MAX_AGE_SECONDS: '0' };
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: FRESH });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -20,7 +24,8 @@ beforeEach(async () => {
   await t.database.db.delete(opsNotificationThrottles);
 });
 
-const health = (app = t.app) => app.inject({ method: 'GET', url: '/health' });
+const health = (app = t.app, remoteAddress = '127.0.0.1') =>
+  app.inject({ method: 'GET', url: '/health', remoteAddress });
 
 describe('GET /health', () => {
   it('answers 200 with Database, Cache and UsedDiskSpace outside production and staging', async () => {
@@ -284,5 +289,85 @@ describe('GET /health with an unreachable Redis', () => {
     } finally {
       await r.close();
     }
+  });
+});
+
+describe('GET /health answers from the latest run', () => {
+  it('runs and stores the checks at most once per HEALTH_MAX_AGE_SECONDS, however often it is called', async () => {
+    const s = await createTestApp({ database: t.database });
+    try {
+      s.app.health.probes.diskUsage = async () => 42;
+      const answers = await Promise.all(Array.from({ length: 10 }, () => health(s.app)));
+      for (let i = 0; i < 10; i++) answers.push(await health(s.app));
+      expect(answers.map((a) => a.statusCode)).toEqual(new Array(20).fill(200));
+      expect(new Set(answers.map((a) => a.json().finishedAt))).toEqual(new Set(['2026-06-15T10:00:00.000Z']));
+      // one run of three checks stored, not 20 * 3 rows
+      expect(await t.database.db.$count(healthCheckResults)).toBe(3);
+
+      s.clock.advance(59_000);
+      await health(s.app);
+      expect(await t.database.db.$count(healthCheckResults)).toBe(3);
+      s.clock.advance(1_000);
+      const fresh = await health(s.app);
+      expect(fresh.json().finishedAt).toBe('2026-06-15T10:01:00.000Z');
+      expect(await t.database.db.$count(healthCheckResults)).toBe(6);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('answers from the scheduled run of the same process', async () => {
+    const s = await createTestApp({ database: t.database });
+    try {
+      s.app.health.probes.diskUsage = async () => 95;
+      const task = allTasks(s.app.ctx).find((k) => k.name === 'ops.health-check')!;
+      expect(task.cron).toBe('* * * * *');
+      const result = await runTask(s.app.ctx, task, {
+        asOf: s.clock.now(),
+        trigger: 'schedule',
+        options: {},
+        out: () => {},
+      });
+      // (a loaded machine may also miss the Database check's 2 s deadline: that one is not the point here)
+      expect(result.ok).toBe(true);
+      expect(result.message).toMatch(/^3 checks; failed: (Database, )?UsedDiskSpace$/);
+      s.app.health.probes.diskUsage = async () => 10; // not asked again within the interval
+      const res = await health(s.app);
+      expect(res.statusCode).toBe(503);
+      expect(await t.database.db.$count(healthCheckResults)).toBe(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('limits /health to 120 requests a minute per IP (429 with Retry-After)', async () => {
+    const s = await createTestApp({ database: t.database });
+    try {
+      s.app.health.probes.diskUsage = async () => 42;
+      const ip = randomClientIp();
+      for (let i = 0; i < 120; i++) expect((await health(s.app, ip)).statusCode).toBe(200);
+      const refused = await health(s.app, ip);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^(59|60)$/); // 59 on Redis, whose clock moves
+      expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
+      expect((await health(s.app, randomClientIp())).statusCode).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('alert channel warning at boot', () => {
+  it('warns in production and staging without SMTP_URL and HEALTH_NOTIFY_EMAIL, not elsewhere', () => {
+    const none = { smtpUrl: undefined, notifyEmail: '' };
+    expect(alertChannelWarning({ appEnv: 'production', health: none })).toBe(
+      'no health alert channel: set SMTP_URL and HEALTH_NOTIFY_EMAIL, or failed health checks only reach the log',
+    );
+    expect(alertChannelWarning({ appEnv: 'staging', health: { smtpUrl: 'smtp://x', notifyEmail: '' } })).toBe(
+      'no health alert channel: set HEALTH_NOTIFY_EMAIL, or failed health checks only reach the log',
+    );
+    const both = { smtpUrl: 'smtp://x', notifyEmail: 'ops@example.test' };
+    expect(alertChannelWarning({ appEnv: 'production', health: both })).toBeUndefined();
+    expect(alertChannelWarning({ appEnv: 'development', health: none })).toBeUndefined();
   });
 });

@@ -42,9 +42,26 @@ export interface HealthMonitorOptions {
 /** storing the results must not hold the answer either */
 const STORE_DEADLINE_MS = 2_000;
 
+const monitors = new WeakMap<AppContext, HealthMonitor>();
+
+/**
+ * The process's one monitor: GET /health and the scheduled `ops.health-check` task share it, so
+ * with in-process workers /health answers from the scheduled run.
+ */
+export function healthMonitorOf(ctx: AppContext): HealthMonitor {
+  let monitor = monitors.get(ctx);
+  if (!monitor) {
+    monitor = new HealthMonitor(ctx);
+    monitors.set(ctx, monitor);
+  }
+  return monitor;
+}
+
 export class HealthMonitor {
   readonly probes: HealthProbes;
   checkTimeoutMs: number;
+  private last?: HealthReport;
+  private running?: Promise<HealthReport>;
   private redis?: Redis;
   private redisError?: Error;
   private readonly notifier: HealthNotifier;
@@ -82,6 +99,22 @@ export class HealthMonitor {
     };
   }
 
+  /**
+   * The latest run of this process when it finished less than `maxAgeMs` ago, else a new run;
+   * callers arriving during a run share it. So the checks run, and a run is stored, at most once
+   * per interval and process however often /health is called.
+   */
+  async latest(maxAgeMs: number): Promise<HealthReport> {
+    const last = this.last;
+    if (last && this.ctx.clock.now().getTime() - last.finishedAt.getTime() < maxAgeMs) return last;
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
   /** Runs every check, stores the results and starts the failure notification when needed. */
   async run(): Promise<HealthReport> {
     const checks: Array<[string, () => Promise<Omit<CheckResult, 'name'>>]> = [
@@ -97,6 +130,7 @@ export class HealthMonitor {
     }
     const checkResults = await Promise.all(checks.map(([name, check]) => this.guarded(name, check)));
     const report: HealthReport = { batch: randomUUID(), finishedAt: this.ctx.clock.now(), checkResults };
+    this.last = report;
     await this.store(report);
     if (checkResults.some((r) => r.status === 'failed')) this.track(this.notifier.notifyFailure(report));
     return report;

@@ -5,6 +5,7 @@ import { type FakeSmtp, readMail, startFakeSmtp } from '../../../test/support/fa
 import type { AppContext } from '../../context.js';
 import { connectPostgres } from '../../db/database.js';
 import { opsNotificationThrottles } from '../../db/schema/index.js';
+import { allTasks, runTask } from '../../tasks.js';
 import type { HealthReport } from './health.js';
 import { HealthNotifier } from './notifications.js';
 
@@ -15,7 +16,12 @@ let t: TestApp;
 beforeAll(async () => {
   smtp = await startFakeSmtp();
   t = await createTestApp({
-    env: { SMTP_URL: smtp.url, HEALTH_NOTIFY_EMAIL: 'ops@example.test', MAIL_FROM: 'health@itinera.test' },
+    env: {
+      SMTP_URL: smtp.url,
+      HEALTH_NOTIFY_EMAIL: 'ops@example.test',
+      MAIL_FROM: 'health@itinera.test',
+      HEALTH_MAX_AGE_SECONDS: '0',
+    },
   });
 });
 afterAll(async () => {
@@ -50,6 +56,14 @@ describe('health failure notifications over SMTP', () => {
     expect(body).toContain('finished at 2026-06-15T10:00:00.000Z');
   });
 
+  it('e-mails a failure found by the scheduled task, with nobody calling /health', async () => {
+    const task = allTasks(t.app.ctx).find((k) => k.name === 'ops.health-check')!;
+    await runTask(t.app.ctx, task, { asOf: t.clock.now(), trigger: 'schedule', options: {}, out: () => {} });
+    // the task waits for the e-mail: no settled() needed
+    expect(smtp.received).toHaveLength(1);
+    expect(readMail(smtp.received[0]!).headers).toContain('Health checks failed: UsedDiskSpace');
+  });
+
   it('sends nothing for warnings only', async () => {
     t.app.health.probes.diskUsage = async () => 80;
     const res = await t.app.inject({ method: 'GET', url: '/health' });
@@ -62,7 +76,7 @@ describe('health failure notifications over SMTP', () => {
     const other = await createTestApp({
       database: t.database,
       clock: t.clock,
-      env: { SMTP_URL: smtp.url, HEALTH_NOTIFY_EMAIL: 'ops@example.test' },
+      env: { SMTP_URL: smtp.url, HEALTH_NOTIFY_EMAIL: 'ops@example.test', HEALTH_MAX_AGE_SECONDS: '0' },
     });
     try {
       other.app.health.probes.diskUsage = async () => 95;

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
-import { HealthMonitor } from './health.js';
+import { type HealthMonitor, healthMonitorOf } from './health.js';
 import { bearerMatches, type DeploymentBody, healthHttpStatus } from './rules.js';
 import { recordDeployment } from './service.js';
 
@@ -61,8 +61,11 @@ function deploymentToken(ctx: AppContext) {
   };
 }
 
+/** load balancers poll every few seconds from a handful of addresses */
+const HEALTH_RATE_PER_MINUTE = 120;
+
 export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const monitor = new HealthMonitor(ctx);
+  const monitor = healthMonitorOf(ctx);
   app.decorate('health', monitor);
   app.addHook('onClose', () => monitor.close());
 
@@ -97,17 +100,20 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.get(
     '/health',
     {
+      onRequest: rateLimit(ctx, { name: 'health', max: HEALTH_RATE_PER_MINUTE, windowSeconds: 60 }),
       schema: {
         tags: ['ops'],
         summary: 'Health checks',
         description:
           'Runs the checks (Database, Cache, UsedDiskSpace; in production and staging also OptimizedApp, ' +
-          'DebugMode, Environment). 200 when none failed (warnings included), 503 otherwise.',
-        response: { 200: HealthBody, 503: HealthBody },
+          'DebugMode, Environment). 200 when none failed (warnings included), 503 otherwise. ' +
+          'Answered from the latest run of this process (the workers run the checks every minute) when it is ' +
+          `younger than HEALTH_MAX_AGE_SECONDS; ${HEALTH_RATE_PER_MINUTE} requests per minute per IP.`,
+        response: { 200: HealthBody, 503: HealthBody, 429: TooManyRequestsBody },
       },
     },
     async (_request, reply) => {
-      const report = await monitor.run();
+      const report = await monitor.latest(ctx.config.health.maxAgeSeconds * 1000);
       reply.header('cache-control', 'no-store');
       return reply
         .code(healthHttpStatus(report.checkResults.map((r) => r.status)))

@@ -99,3 +99,20 @@ export function usedPercent(fs: { blocks: number; bfree: number; bavail: number 
 export function healthHttpStatus(statuses: HealthStatus[]): 200 | 503 {
   return statuses.includes('failed') ? 503 : 200;
 }
+
+/**
+ * The boot's warning when production or staging has no alert channel: without SMTP_URL and
+ * HEALTH_NOTIFY_EMAIL the scheduled health checks' failures only reach the log.
+ */
+export function alertChannelWarning(config: {
+  appEnv: string;
+  health: { smtpUrl?: string; notifyEmail: string };
+}): string | undefined {
+  if (config.appEnv !== 'production' && config.appEnv !== 'staging') return undefined;
+  const missing = [
+    config.health.smtpUrl ? undefined : 'SMTP_URL',
+    config.health.notifyEmail ? undefined : 'HEALTH_NOTIFY_EMAIL',
+  ].filter(Boolean);
+  if (missing.length === 0) return undefined;
+  return `no health alert channel: set ${missing.join(' and ')}, or failed health checks only reach the log`;
+}

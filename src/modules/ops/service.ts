@@ -10,6 +10,7 @@ import {
   type StoredCheckResult,
 } from './repository.js';
 import { type DeploymentBody, deploymentInput } from './rules.js';
+import { HEALTH_CHECK_TASK } from './tasks.js';
 
 export type { DeploymentRecord } from './repository.js';
 
@@ -66,6 +67,9 @@ export async function healthHistory(ctx: Pick<AppContext, 'database' | 'clock'>)
 }
 
 /** deletes health results older than one day; returns how many were deleted */
-export function pruneHealthHistory(ctx: Pick<AppContext, 'database' | 'clock'>): Promise<number> {
-  return deleteHealthResultsBefore(ctx.database.db, new Date(ctx.clock.now().getTime() - HEALTH_HISTORY_MS));
+export async function pruneHealthHistory(ctx: Pick<AppContext, 'database' | 'clock'>): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - HEALTH_HISTORY_MS);
+  // the every-minute health task's own run records (1,440 a day) are kept as long as its results
+  await ctx.database.query('DELETE FROM task_runs WHERE name = $1 AND finished_at < $2', [HEALTH_CHECK_TASK, before]);
+  return deleteHealthResultsBefore(ctx.database.db, before);
 }

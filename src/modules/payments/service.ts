@@ -301,7 +301,12 @@ export class PaymentService {
   async confirmation(scope: MarketScope, reference: string) {
     const db = this.db;
     const booking = /^[\w-]{1,20}$/.test(reference) ? await findBookingByReference(db, reference) : null;
-    if (!booking || booking.marketCode !== scope.market.code || booking.status === BookingStatus.checkout) {
+    if (
+      !booking ||
+      booking.marketCode !== scope.market.code ||
+      booking.status === BookingStatus.checkout ||
+      booking.status === BookingStatus.abandoned
+    ) {
       throw new AppError(404, 'booking_not_found', `Booking ${reference} not found.`);
     }
     const offer = await findOffer(this.ctx.database, booking.offerId, scope.lang);
