@@ -27,3 +27,73 @@ describe('flight provider settings', () => {
     expect(() => loadConfig({ FLIGHTS_TIMEOUT_MS: '50' })).toThrow(/FLIGHTS_TIMEOUT_MS/);
   });
 });
+
+describe('production is declared once (APP_ENV) and refuses the development defaults', () => {
+  const production: Record<string, string> = {
+    APP_ENV: 'production',
+    APP_KEY: 'k'.repeat(40),
+    STRIPE_SECRET_KEY: 'sk_live_x',
+    FLIGHTS_PROVIDER: 'http',
+    FLIGHTS_API_URL: 'http://flights.example',
+    DASHBOARD_USER: 'ops',
+    DASHBOARD_PASSWORD: 'secret',
+  };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    return 'booted';
+  };
+
+  it('boots with a complete production configuration; NODE_ENV follows APP_ENV', () => {
+    expect(loadConfig(production)).toMatchObject({ appEnv: 'production', nodeEnv: 'production' });
+    expect(loadConfig({ ...production, NODE_ENV: 'production', APP_ENV: 'staging' }).appEnv).toBe('staging');
+  });
+
+  it('refuses NODE_ENV=production without APP_ENV, and any mismatch of the two', () => {
+    expect(refusal({ NODE_ENV: 'production' })).toBe(
+      'NODE_ENV is production but APP_ENV is not set: set APP_ENV=production (or staging) to run in production',
+    );
+    expect(refusal({ NODE_ENV: 'production', APP_ENV: 'development' })).toMatch(/^NODE_ENV is production but APP_ENV/);
+    expect(refusal({ ...production, NODE_ENV: 'development' })).toBe(
+      'APP_ENV is production but NODE_ENV is development: set NODE_ENV=production or unset it',
+    );
+  });
+
+  it('refuses the development signing key, the sandbox gateways and open dashboards, naming the variable', () => {
+    expect(refusal({ ...production, APP_KEY: '' })).toMatch(/^APP_KEY must be set in production/);
+    expect(refusal({ ...production, APP_KEY: 'itinera-dev-key-change-me' })).toMatch(/^APP_KEY /);
+    expect(refusal({ ...production, FLIGHTS_PROVIDER: '' })).toMatch(/^FLIGHTS_PROVIDER .*not the sandbox/);
+    expect(refusal({ ...production, FLIGHTS_PROVIDER: 'sandbox' })).toMatch(/^FLIGHTS_PROVIDER /);
+    expect(refusal({ ...production, APP_ENV: 'staging', STRIPE_SECRET_KEY: '' })).toMatch(
+      /^STRIPE_SECRET_KEY must be set in staging/,
+    );
+    expect(refusal({ ...production, DASHBOARD_PASSWORD: '' })).toMatch(/^DASHBOARD_USER and DASHBOARD_PASSWORD/);
+  });
+
+  it('keeps the sandboxes as the embedded defaults outside production', () => {
+    expect(loadConfig({}).flights.provider).toBe('sandbox');
+    expect(loadConfig({ NODE_ENV: 'development' }).appEnv).toBe('development');
+  });
+});
+
+describe('deadlines', () => {
+  it('has a default for every outside call and the shutdown grace period, each configurable', () => {
+    expect(loadConfig({}).limits).toEqual({
+      dbStatementTimeoutMs: 60_000,
+      dbAcquireTimeoutMs: 5_000,
+      dbBootRetrySeconds: 30,
+      redisConnectTimeoutMs: 2_000,
+      redisCommandTimeoutMs: 2_000,
+      httpRequestTimeoutMs: 30_000,
+      httpHeadersTimeoutMs: 10_000,
+      httpKeepAliveTimeoutMs: 5_000,
+      shutdownGraceSeconds: 25,
+    });
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '3' }).limits.shutdownGraceSeconds).toBe(3);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '5' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+  });
+});

@@ -16,6 +16,17 @@ export interface TestApp {
 
 export const TEST_NOW = '2026-06-15T10:00:00Z';
 
+/** A complete production configuration (config.ts refuses production without each of these). */
+export const PRODUCTION_ENV: Record<string, string> = {
+  APP_ENV: 'production',
+  APP_KEY: 'k'.repeat(40),
+  STRIPE_SECRET_KEY: 'sk_test_production_checks',
+  FLIGHTS_PROVIDER: 'http',
+  FLIGHTS_API_URL: 'http://127.0.0.1:9',
+  DASHBOARD_USER: 'ops',
+  DASHBOARD_PASSWORD: 'correct horse battery',
+};
+
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://api.test', ...env });
 }
