@@ -1,6 +1,7 @@
 // The one error handler: AppError -> its status and code; schema validation -> 400 (or the
 // route's config.validationStatus) with per-field messages; anything else -> 500 without details.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dependencyUnavailable } from './dependency-errors.js';
 import { AppError, type FieldErrors } from './errors.js';
 
 declare module 'fastify' {
@@ -120,6 +121,11 @@ export function nulErrors(data: unknown, path = ''): AjvError[] {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    const unavailable = err instanceof AppError ? null : dependencyUnavailable(err);
+    if (unavailable) {
+      request.log.warn({ err }, 'dependency unavailable; answered 503');
+      err = unavailable;
+    }
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       const body: Record<string, unknown> = { success: false, error: err.code, message: err.message };
