@@ -3,17 +3,24 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import { connectPostgres, type Database, PGLITE_CONF, wrapPglite } from '../../src/db/database.js';
+import { connectPostgres, type Database, PGLITE_CONF, type PostgresLimits, wrapPglite } from '../../src/db/database.js';
 import { withDatabase } from '../global-setup.js';
 
-export async function createTestDatabase(): Promise<Database> {
+/**
+ * opts (PostgreSQL only): `via` rewrites the database URL the app connects with (a fault proxy in
+ * front of the server), `limits` sets the pool's deadlines as openDatabase does from the config.
+ */
+export async function createTestDatabase(
+  opts: { via?: (url: string) => string; limits?: PostgresLimits } = {},
+): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `itinera_t_${randomBytes(5).toString('hex')}`;
     const admin = connectPostgres(url, 1);
     await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
     await admin.close();
-    const database = connectPostgres(withDatabase(url, name), 5);
+    const target = withDatabase(url, name);
+    const database = connectPostgres(opts.via ? opts.via(target) : target, 5, opts.limits);
     const close = database.close;
     database.close = async () => {
       await close();
