@@ -20,6 +20,8 @@ export interface Config {
   /** Directory of the embedded PGlite database; 'memory' for an in-memory one. */
   pgliteDir: string;
   redisUrl?: string;
+  /** Prefix of every Redis key (sessions, rate limits): several deployments, or test runs, can share one Redis. */
+  redisKeyPrefix: string;
   /** Secret for HMAC signatures (preview URLs) and signed cookies. */
   appKey: string;
   previewTtlMinutes: number;
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),
     redisUrl,
+    redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'itinera:'),
     appKey,
     previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
     trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),

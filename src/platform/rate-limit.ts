@@ -119,11 +119,11 @@ export class RedisRateLimitStore implements RateLimitStore {
 
 /** The app's store: Redis when configured, memory otherwise. */
 export function createRateLimitStore(
-  config: Pick<Config, 'redisUrl'> & { limits?: Config['limits'] },
+  config: Pick<Config, 'redisUrl'> & { limits?: Config['limits']; redisKeyPrefix?: string },
   clock: Clock = systemClock,
 ): RateLimitStore {
   return config.redisUrl
-    ? new RedisRateLimitStore(config.redisUrl, undefined, {
+    ? new RedisRateLimitStore(config.redisUrl, `${config.redisKeyPrefix ?? 'itinera:'}rate-limit:`, {
         connectMs: config.limits?.redisConnectTimeoutMs,
         commandMs: config.limits?.redisCommandTimeoutMs,
       })

@@ -1,5 +1,6 @@
 // Builds the real app on a fresh test database. Configuration comes from loadConfig with test
 // defaults, so a test states only the settings it is about.
+import { randomBytes } from 'node:crypto';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
@@ -27,8 +28,20 @@ export const PRODUCTION_ENV: Record<string, string> = {
   DASHBOARD_PASSWORD: 'correct horse battery',
 };
 
+/**
+ * The suite's second pass sets REDIS_URL: every test app then keeps its sessions and rate limits in
+ * that Redis (a test that is about the in-process stores passes REDIS_URL: ''), each app under a
+ * key prefix of its own, as each test file has a database of its own.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://api.test', ...env });
+  return loadConfig({
+    APP_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    APP_URL: 'http://api.test',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    REDIS_KEY_PREFIX: `itinera-test:${randomBytes(6).toString('hex')}:`,
+    ...env,
+  });
 }
 
 export async function createTestApp(

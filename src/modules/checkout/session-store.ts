@@ -330,7 +330,7 @@ export function createSessionStore(ctx: AppContext): { store: SessionStore; clos
   // connection errors surface on the next command; log them instead of crashing on the event
   redis.on('error', (err) => ctx.log.warn({ err }, 'checkout session store: redis error'));
   return {
-    store: new RedisSessionStore(redis, ctx.database),
+    store: new RedisSessionStore(redis, ctx.database, `${ctx.config.redisKeyPrefix}checkout:`),
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },
