@@ -38,7 +38,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',
     APP_URL: 'http://api.test',
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // a generous command deadline: in-process PGlite can hold the event loop long enough on a busy
+    // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: '10000' } : {}),
     REDIS_KEY_PREFIX: `itinera-test:${randomBytes(6).toString('hex')}:`,
     ...env,
   });

@@ -11,7 +11,8 @@ const APP_KEY = 'k'.repeat(40);
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // the Cache check's memory driver; the Redis driver is tried below
+  t = await createTestApp({ env: { REDIS_URL: '' } });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -159,7 +160,7 @@ describe('GET /health', () => {
 });
 
 describe('GET /health in production and staging', () => {
-  const prod = { ...PRODUCTION_ENV, APP_KEY, NODE_ENV: 'production', HEALTH_EXPECTED_ENV: 'production' };
+  const prod = { ...PRODUCTION_ENV, APP_KEY, NODE_ENV: 'production', HEALTH_EXPECTED_ENV: 'production', REDIS_URL: '' };
 
   it('adds OptimizedApp, DebugMode and Environment, all ok when configured for production', async () => {
     const p = await createTestApp({ database: t.database, env: prod });

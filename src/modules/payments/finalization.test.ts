@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { waitFor } from '../../../test/support/wait.js';
-import { bookingPassengers, bookings, checkoutSessions, offers } from '../../db/schema/index.js';
+import { bookingPassengers, bookings, offers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
 import { toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
-import { createApiToken } from '../checkout/service.js';
+import { checkoutServiceOf, createApiToken, sha256 } from '../checkout/service.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
 import * as flightRecords from '../flights/repository.js';
 
@@ -131,12 +131,13 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(intent.payment_gateway).toBe('sandbox');
     expect(intent.total_price).toBe(session.total_price);
 
-    // keep the session state to try finalizing again afterwards
-    const [row] = await t.database.db
-      .select({ data: checkoutSessions.data })
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.bookingId, session.booking_id));
-    const state = row.data as unknown as FlightSessionState;
+    // keep the session state to try finalizing again afterwards (from the app's store: the
+    // database, or Redis in the suite's Redis pass); the cookie is the signed token
+    const signedToken = decodeURIComponent(jar.cookies.get('itinera_checkout')!);
+    const token = signedToken.slice(0, signedToken.lastIndexOf('.'));
+    const stored = await checkoutServiceOf(t.app.ctx).store.find(sha256(token), t.clock.now());
+    expect(stored?.state.bookingId).toBe(session.booking_id);
+    const state = stored!.state as unknown as FlightSessionState;
 
     const done = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(done.statusCode).toBe(200);
