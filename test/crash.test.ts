@@ -1,5 +1,6 @@
 // kill -9 of the API in the middle of a checkout and of a payment, each followed by a restart:
-// nothing the API acknowledged is lost, nothing is half-written, and nothing is done twice.
+// nothing the API acknowledged is lost, nothing is half-written, and nothing is done twice. And
+// SIGTERM to a worker in the middle of a job: the job finishes before the process exits.
 // Real processes of the built bundle on PostgreSQL (the test reads the database while the server
 // runs, which the embedded database does not allow), so this runs in the PostgreSQL pass.
 import { execFileSync } from 'node:child_process';
@@ -8,8 +9,9 @@ import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
 import { projectRoot } from '../src/platform/paths.js';
+import { FakeActiveCampaign } from './fakes/activecampaign.js';
 import { withDatabase } from './global-setup.js';
-import { TEST_NOW } from './support/app.js';
+import { createTestApp, TEST_NOW, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
@@ -159,4 +161,64 @@ describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a res
       ),
     ).toBe(0);
   }, 200_000);
+});
+
+describe.runIf(url)('SIGTERM to a worker in the middle of a job', () => {
+  const name = `itinera_drain_${randomBytes(4).toString('hex')}`;
+  let ac: FakeActiveCampaign;
+  let t: TestApp;
+  let worker: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    ac = await FakeActiveCampaign.start();
+    ac.latencyMs = 1_500; // each ActiveCampaign call takes 1.5 s: the sync runs for several seconds
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.kill();
+    await t?.close();
+    await ac?.close();
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.close();
+  });
+
+  it('lets the running job finish, then exits 0', async () => {
+    const marketing = { MARKETING_API_URL: ac.url, MARKETING_API_TOKEN: ac.token, MARKETING_LIST_ID: '7' };
+    worker = await startServer(
+      { DATABASE_URL: withDatabase(url!, name), SHUTDOWN_GRACE_SECONDS: '60', LOG_LEVEL: 'info', ...marketing },
+      { command: 'worker' },
+    );
+    // the API side, in this process: the sign-up and its jobs go into the shared database
+    t = await createTestApp({
+      database: connectPostgres(withDatabase(url!, name), 2),
+      env: { ...marketing, IN_PROCESS_WORKERS: 'false', DNS_SERVERS: '127.0.0.1:9', DNS_TIMEOUT_MS: '100' },
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/newsletter/subscribe',
+      payload: { email: 'drain@example.com', name: 'Ana', consent: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+
+    // the worker has taken the job: its first ActiveCampaign call arrived
+    const deadline = Date.now() + 60_000;
+    while (ac.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(ac.requests.length, worker.stderr()).toBeGreaterThan(0);
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited(60_000), worker.stderr()).toBe(0);
+    const { rows } = await t.database.query<{ marketing_contact_id: number | null }>(
+      "SELECT marketing_contact_id FROM newsletter_subscribers WHERE email = 'drain@example.com'",
+    );
+    expect(rows[0].marketing_contact_id).not.toBeNull(); // the job ran to its end before the exit
+    const jobs = await t.database.query<{ state: string }>(
+      "SELECT state FROM pgboss.job WHERE name = 'marketing-sync'",
+    );
+    expect(jobs.rows.map((j) => j.state)).toEqual(['completed']);
+  }, 150_000);
 });

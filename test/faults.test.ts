@@ -60,6 +60,7 @@ describe.skipIf(noRedis !== null)('Redis faults during checkout start (sessions 
     expect((await start()).statusCode).toBe(201);
   });
   afterAll(async () => {
+    console.info(`Redis fault proxy: ${proxy.faults} connections faulted`);
     await proxy.set('pass');
     await t.close();
     await proxy.close();
@@ -102,6 +103,7 @@ describe.runIf(process.env.DATABASE_URL)('PostgreSQL faults', () => {
     expect((await start()).statusCode).toBe(201);
   });
   afterAll(async () => {
+    console.info(`PostgreSQL fault proxy: ${proxy.faults} connections faulted`);
     await proxy.set('pass');
     await t.close();
     await database.close();
