@@ -54,10 +54,12 @@ describe.skipIf(noRedis !== null)('Redis faults during checkout start (sessions 
     const u = new URL(TEST_REDIS_URL);
     proxy = await FaultProxy.start({ host: u.hostname, port: Number(u.port || 6379) });
     t = await createTestApp({
-      env: { REDIS_URL: proxy.via(TEST_REDIS_URL), REDIS_COMMAND_TIMEOUT_MS: '1000', REDIS_CONNECT_TIMEOUT_MS: '1000' },
+      env: { REDIS_URL: proxy.via(TEST_REDIS_URL), REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_CONNECT_TIMEOUT_MS: '2000' },
     });
     c = await seedCheckoutCatalog(t.database);
-    expect((await start()).statusCode).toBe(201);
+    // on a very busy machine the embedded database can hold the event loop past the first command's
+    // deadline: the warm-up start may need a second try
+    expect(await eventually(async () => (await start()).statusCode === 201)).toBe(true);
   });
   afterAll(async () => {
     console.info(`Redis fault proxy: ${proxy.faults} connections faulted`);
@@ -72,7 +74,7 @@ describe.skipIf(noRedis !== null)('Redis faults during checkout start (sessions 
       await proxy.set(mode);
       const { value: res, ms } = await timed(start);
       expectUnavailable(res);
-      expect(ms).toBeLessThan(8_000); // the 1 s command time-out, plus a retry; never the 150 s hang
+      expect(ms).toBeLessThan(15_000); // the 2 s command time-out, plus a retry; never the 150 s hang
       expect(await count(t.database, 'bookings')).toBe(bookings);
 
       await proxy.set('pass');
