@@ -63,6 +63,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
+    // slowloris: headers, then the whole request (body included), must arrive within their time-outs;
+    // Node checks them every connectionsCheckingInterval (30 s by default: too coarse for these)
+    requestTimeout: config.limits.httpRequestTimeoutMs,
+    keepAliveTimeout: config.limits.httpKeepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.limits.httpHeadersTimeoutMs, config.limits.httpRequestTimeoutMs),
+      connectionsCheckingInterval: 1_000,
+    },
     ajv: { customOptions: { allErrors: true } },
     // bodies are checked as sent; Ajv's coercion stays for parameters and query strings
     schemaController: { compilersFactory: { buildValidator: bodiesAsSent() } },
@@ -110,7 +118,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onReady', startQueue);
   app.addHook('onClose', async () => {
     clearTimeout(queueRetry);
-    await queue.stop();
+    // running jobs get the shutdown grace period (less a margin for the rest of the close)
+    await queue.stop(Math.max(1_000, config.limits.shutdownGraceSeconds * 1000 - 3_000));
   });
   ctx.events.on('catalog:changed', () => ctx.markets.invalidate());
   app.decorate('ctx', ctx);

@@ -1,6 +1,7 @@
 // Settings that would break requests at run time are refused at boot (exit code 78 in main.ts).
 // Pure loadConfig rules, shown without booting anything.
 import { describe, expect, it } from 'vitest';
+import { PRODUCTION_ENV } from '../test/support/app.js';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -41,7 +42,7 @@ describe('flight provider settings', () => {
 describe('hardening settings', () => {
   it('has public-write limits, abandoned-checkout retention and the health cache age by default', () => {
     const c = loadConfig({});
-    expect(c.limits).toEqual({ checkoutStartsPerIp: 20, checkoutStartsPerVisitor: 6, publicWritesPerMinute: 120 });
+    expect(c.writeLimits).toEqual({ checkoutStartsPerIp: 20, checkoutStartsPerVisitor: 6, publicWritesPerMinute: 120 });
     expect(c.checkout.abandonedRetentionDays).toBe(90);
     expect(c.health.maxAgeSeconds).toBe(60);
     expect(() => loadConfig({ RATE_LIMIT_PUBLIC_WRITES: '0' })).toThrow(/RATE_LIMIT_PUBLIC_WRITES/);
@@ -49,8 +50,78 @@ describe('hardening settings', () => {
 
   it('serves the API documentation in full outside production, public in production, as API_DOCS says', () => {
     expect(loadConfig({}).apiDocs).toBe('full');
-    expect(loadConfig({ APP_ENV: 'production', APP_KEY: 'k'.repeat(40) }).apiDocs).toBe('public');
+    expect(loadConfig(PRODUCTION_ENV).apiDocs).toBe('public');
     expect(loadConfig({ API_DOCS: 'off' }).apiDocs).toBe('off');
     expect(() => loadConfig({ API_DOCS: 'secret' })).toThrow(/API_DOCS/);
+  });
+});
+
+describe('production is declared once (APP_ENV) and refuses the development defaults', () => {
+  const production: Record<string, string> = {
+    APP_ENV: 'production',
+    APP_KEY: 'k'.repeat(40),
+    STRIPE_SECRET_KEY: 'sk_live_x',
+    FLIGHTS_PROVIDER: 'duffel',
+    DUFFEL_API_TOKEN: 'duffel_live_x',
+    DASHBOARD_USER: 'ops',
+    DASHBOARD_PASSWORD: 'secret',
+  };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    return 'booted';
+  };
+
+  it('boots with a complete production configuration; NODE_ENV follows APP_ENV', () => {
+    expect(loadConfig(production)).toMatchObject({ appEnv: 'production', nodeEnv: 'production' });
+    expect(loadConfig({ ...production, NODE_ENV: 'production', APP_ENV: 'staging' }).appEnv).toBe('staging');
+  });
+
+  it('refuses NODE_ENV=production without APP_ENV, and any mismatch of the two', () => {
+    expect(refusal({ NODE_ENV: 'production' })).toBe(
+      'NODE_ENV is production but APP_ENV is not set: set APP_ENV=production (or staging) to run in production',
+    );
+    expect(refusal({ NODE_ENV: 'production', APP_ENV: 'development' })).toMatch(/^NODE_ENV is production but APP_ENV/);
+    expect(refusal({ ...production, NODE_ENV: 'development' })).toBe(
+      'APP_ENV is production but NODE_ENV is development: set NODE_ENV=production or unset it',
+    );
+  });
+
+  it('refuses the development signing key, the sandbox gateways and open dashboards, naming the variable', () => {
+    expect(refusal({ ...production, APP_KEY: '' })).toMatch(/^APP_KEY must be set in production/);
+    expect(refusal({ ...production, APP_KEY: 'itinera-dev-key-change-me' })).toMatch(/^APP_KEY /);
+    expect(refusal({ ...production, FLIGHTS_PROVIDER: '' })).toMatch(/^FLIGHTS_PROVIDER .*not the sandbox/);
+    expect(refusal({ ...production, FLIGHTS_PROVIDER: 'sandbox' })).toMatch(/^FLIGHTS_PROVIDER /);
+    expect(refusal({ ...production, APP_ENV: 'staging', STRIPE_SECRET_KEY: '' })).toMatch(
+      /^STRIPE_SECRET_KEY must be set in staging/,
+    );
+    expect(refusal({ ...production, DASHBOARD_PASSWORD: '' })).toMatch(/^DASHBOARD_USER and DASHBOARD_PASSWORD/);
+  });
+
+  it('keeps the sandboxes as the embedded defaults outside production', () => {
+    expect(loadConfig({}).flights.provider).toBe('sandbox');
+    expect(loadConfig({ NODE_ENV: 'development' }).appEnv).toBe('development');
+  });
+});
+
+describe('deadlines', () => {
+  it('has a default for every outside call and the shutdown grace period, each configurable', () => {
+    expect(loadConfig({}).limits).toEqual({
+      dbStatementTimeoutMs: 60_000,
+      dbAcquireTimeoutMs: 5_000,
+      dbBootRetrySeconds: 30,
+      redisConnectTimeoutMs: 2_000,
+      redisCommandTimeoutMs: 2_000,
+      httpRequestTimeoutMs: 30_000,
+      httpHeadersTimeoutMs: 10_000,
+      httpKeepAliveTimeoutMs: 5_000,
+      shutdownGraceSeconds: 25,
+    });
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '3' }).limits.shutdownGraceSeconds).toBe(3);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '5' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
   });
 });

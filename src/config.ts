@@ -20,6 +20,8 @@ export interface Config {
   /** Directory of the embedded PGlite database; 'memory' for an in-memory one. */
   pgliteDir: string;
   redisUrl?: string;
+  /** Prefix of every Redis key (sessions, rate limits): several deployments, or test runs, can share one Redis. */
+  redisKeyPrefix: string;
   /** Secret for HMAC signatures (preview URLs) and signed cookies. */
   appKey: string;
   previewTtlMinutes: number;
@@ -45,7 +47,7 @@ export interface Config {
     abandonedRetentionDays: number;
   };
   /** per-minute request limits of the public writes */
-  limits: {
+  writeLimits: {
     /** checkout starts per client IP */
     checkoutStartsPerIp: number;
     /** checkout starts per visitor (the visitor cookie) */
@@ -86,6 +88,25 @@ export interface Config {
     timeoutMs: number;
   };
   deploymentToken: string;
+  /** Deadlines of every outside call and of the process life cycle (docs/operations.md). */
+  limits: {
+    /** PostgreSQL statement_timeout of every pooled connection (0 = none) */
+    dbStatementTimeoutMs: number;
+    /** wait for a pooled PostgreSQL connection (or a new one) before giving up */
+    dbAcquireTimeoutMs: number;
+    /** how long the boot keeps trying an unreachable database before it exits */
+    dbBootRetrySeconds: number;
+    redisConnectTimeoutMs: number;
+    redisCommandTimeoutMs: number;
+    /** whole request (headers and body) must arrive within this */
+    httpRequestTimeoutMs: number;
+    /** request headers must arrive within this (slowloris) */
+    httpHeadersTimeoutMs: number;
+    /** an idle keep-alive connection is closed after this */
+    httpKeepAliveTimeoutMs: number;
+    /** SIGTERM/SIGINT: in-flight requests and running jobs get this long before the process exits */
+    shutdownGraceSeconds: number;
+  };
   /** HTTP Basic credentials of /metrics (scraping); required (else 503) in production and staging */
   dashboard: { user: string; password: string };
   /** Balance payments: due BALANCE_DUE_DAYS before departure, collected off-session. */
@@ -111,6 +132,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** The development signing key; production and staging refuse it (and any key shorter than 32 characters). */
+export const DEV_APP_KEY = 'itinera-dev-key-change-me';
 
 type Env = Record<string, string | undefined>;
 
@@ -161,6 +185,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {
     throw new ConfigError(`APP_ENV must be one of development, test, staging, production; got "${appEnv}"`);
   }
+  // production is declared once, with APP_ENV: NODE_ENV=production alone (or contradicting APP_ENV)
+  // would run the development defaults (open dashboards, sandbox gateways, the public signing key)
+  const nodeEnvGiven = env.NODE_ENV || undefined;
+  const productionLike = appEnv === 'production' || appEnv === 'staging';
+  if (nodeEnvGiven === 'production' && !productionLike) {
+    throw new ConfigError(
+      env.APP_ENV
+        ? `NODE_ENV is production but APP_ENV is ${appEnv}: set APP_ENV=production (or staging), or unset NODE_ENV`
+        : 'NODE_ENV is production but APP_ENV is not set: set APP_ENV=production (or staging) to run in production',
+    );
+  }
+  if (productionLike && nodeEnvGiven && nodeEnvGiven !== 'production') {
+    throw new ConfigError(`APP_ENV is ${appEnv} but NODE_ENV is ${nodeEnvGiven}: set NODE_ENV=production or unset it`);
+  }
   const port = int(env, 'PORT', 3000, 0, 65535);
   const appUrl = url(env, 'APP_URL', `http://localhost:${port}`);
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -170,10 +208,11 @@ export function loadConfig(env: Env = process.env): Config {
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
-  const production = appEnv === 'production' || appEnv === 'staging';
-  const appKey = str(env, 'APP_KEY', production ? '' : 'itinera-dev-key-change-me');
-  if (!appKey) throw new ConfigError('APP_KEY must be set in production and staging');
-  if (production && appKey.length < 32) throw new ConfigError('APP_KEY must be at least 32 characters');
+  const production = productionLike;
+  const appKey = str(env, 'APP_KEY', production ? '' : DEV_APP_KEY);
+  if (!appKey) throw new ConfigError(`APP_KEY must be set in ${appEnv} (at least 32 random characters)`);
+  if (production && (appKey === DEV_APP_KEY || appKey.length < 32))
+    throw new ConfigError(`APP_KEY must be at least 32 characters and not the development key in ${appEnv}`);
 
   // stamped on every subscriber and lead, in a varchar(50): a longer one failed every signup with a 500
   const privacyPolicyVersion = str(env, 'PRIVACY_POLICY_VERSION', 'v1.0').trim();
@@ -188,7 +227,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const stripeBase = env.STRIPE_API_BASE ? url(env, 'STRIPE_API_BASE', '') : '';
   const stripeUrl = stripeBase ? new URL(stripeBase) : undefined;
-  const flightsProvider = str(env, 'FLIGHTS_PROVIDER', 'sandbox');
+  const flightsProvider = str(env, 'FLIGHTS_PROVIDER', production ? '' : 'sandbox');
+  if (production && (flightsProvider === '' || flightsProvider === 'sandbox')) {
+    // the sandbox confirms flights on fake PNRs: a live site would take deposits for seats it never booked
+    throw new ConfigError(`FLIGHTS_PROVIDER must name a real flight provider in ${appEnv}, not the sandbox`);
+  }
   if (flightsProvider !== 'sandbox' && flightsProvider !== 'duffel') {
     throw new ConfigError(`FLIGHTS_PROVIDER must be sandbox or duffel, got "${flightsProvider}"`);
   }
@@ -202,12 +245,22 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`API_DOCS must be one of full, public, login, off; got "${apiDocs}"`);
   }
 
+  // without a Stripe key the sandbox gateway would "confirm" unpaid bookings
+  if (production && !str(env, 'STRIPE_SECRET_KEY', '')) {
+    throw new ConfigError(
+      `STRIPE_SECRET_KEY must be set in ${appEnv} (the sandbox payment gateway is for development)`,
+    );
+  }
+  if (production && (!str(env, 'DASHBOARD_USER', '') || !str(env, 'DASHBOARD_PASSWORD', ''))) {
+    throw new ConfigError(`DASHBOARD_USER and DASHBOARD_PASSWORD must be set in ${appEnv} (they guard /metrics)`);
+  }
+
   return {
     port,
     apiDocs: apiDocs as Config['apiDocs'],
     host: str(env, 'HOST', '0.0.0.0'),
     appEnv: appEnv as AppEnv,
-    nodeEnv: str(env, 'NODE_ENV', 'development'),
+    nodeEnv: str(env, 'NODE_ENV', production ? 'production' : 'development'),
     appUrl,
     assetBaseUrl: url(env, 'ASSET_BASE_URL', `${appUrl}/storage`),
     frontendUrl: url(env, 'FRONTEND_URL', 'http://localhost:5173'),
@@ -215,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),
     redisUrl,
+    redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'itinera:'),
     appKey,
     previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
     trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),
@@ -227,7 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
       holdMinutes: int(env, 'CHECKOUT_HOLD_MINUTES', 30, 1, 24 * 60),
       abandonedRetentionDays: int(env, 'CHECKOUT_ABANDONED_RETENTION_DAYS', 90, 1, 3650),
     },
-    limits: {
+    writeLimits: {
       checkoutStartsPerIp: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_IP', 20, 1),
       checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
       publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
@@ -262,6 +316,17 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'FLIGHTS_TIMEOUT_MS', 30_000, 1_000, 120_000),
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
+    limits: {
+      dbStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      dbAcquireTimeoutMs: int(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
+      dbBootRetrySeconds: int(env, 'DATABASE_BOOT_RETRY_SECONDS', 30, 0, 3_600),
+      redisConnectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
+      redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 2_000, 100, 60_000),
+      httpRequestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+      httpHeadersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000),
+      httpKeepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1_000, 600_000),
+      shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 3_600),
+    },
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
     balance: { dueDays: int(env, 'BALANCE_DUE_DAYS', 60, 0, 365) },
     mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },

@@ -3,7 +3,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { pino } from 'pino';
 import { type App, buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { commands as adminCommands } from './modules/admin/commands.js';
@@ -15,6 +15,14 @@ import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { alertChannelWarning } from './modules/ops/rules.js';
 import { type CliContext, type Command, parseArgs } from './platform/cli.js';
+import {
+  assertPortFree,
+  describeBootFailure,
+  lockDataDir,
+  stopOnSignals,
+  waitForPostgres,
+  waitForRedis,
+} from './platform/lifecycle.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
 import { errSerializer } from './platform/privacy.js';
 import { taskCommand } from './tasks-command.js';
@@ -35,15 +43,16 @@ const builtins: Record<string, Command> = {
       warnWithoutAlertChannel(app);
       // operator commands from other shells run here, on this process's embedded database
       const socket = cli.database.kind === 'pglite' ? operatorSocketPath(cli.config.pgliteDir) : undefined;
-      const stop = async (signal: string) => {
-        app.log.info({ signal }, 'shutting down');
-        if (socket && existsSync(socket)) unlinkSync(socket);
-        await app.close();
-        await cli.database.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      // SIGTERM: no new connections, in-flight requests answered, running jobs finished, within the grace period
+      stopOnSignals(
+        cli.config.limits.shutdownGraceSeconds,
+        async () => {
+          if (socket && existsSync(socket)) unlinkSync(socket);
+          await app.close();
+          await cli.database.close();
+        },
+        app.log,
+      );
       await app.listen({ port: cli.config.port, host: cli.config.host });
       if (socket) {
         await serveOperatorChannel(socket, (command, argv, io) => {
@@ -66,14 +75,14 @@ const builtins: Record<string, Command> = {
       await app.ready();
       warnWithoutAlertChannel(app);
       app.log.info('queue workers started');
-      const stop = async (signal: string) => {
-        app.log.info({ signal }, 'stopping workers (running jobs get up to 10 s to finish)');
-        await app.close();
-        await cli.database.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      stopOnSignals(
+        cli.config.limits.shutdownGraceSeconds,
+        async () => {
+          await app.close();
+          await cli.database.close();
+        },
+        app.log,
+      );
       return -1; // keep running
     },
   },
@@ -123,17 +132,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(name ? `unknown command: ${name}\n\n${help()}` : help());
     return 2;
   }
-  if (name === 'serve' || name === 'worker') tuneHeapForServing();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`configuration error: ${err.message}`);
-      return 78;
-    }
-    throw err;
-  }
+  const longRunning = name === 'serve' || name === 'worker';
+  if (longRunning) tuneHeapForServing();
+  const config = loadConfig();
+  listening = { port: config.port, host: config.host };
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
   let rest = args;
@@ -148,20 +150,34 @@ async function main(argv: string[]): Promise<number> {
   if (!config.databaseUrl) {
     // an embedded database belongs to the server process when one runs: go through it
     const socket = operatorSocketPath(config.pgliteDir);
-    if (name === 'serve' || name === 'worker') {
-      if ((await forward(socket, '__ping', [], out, err)) !== null) {
-        err(`an itinera server already runs on ${config.pgliteDir}; stop it first (or use DATABASE_URL)`);
-        return 1;
-      }
-    } else {
+    if (!longRunning) {
       const code = await forward(socket, name, rest, out, err);
       if (code !== null) return code;
     }
   }
+  if (name === 'serve') await assertPortFree(config.port, config.host);
   const log = pino({
-    level: name === 'serve' || name === 'worker' ? config.logLevel : 'warn',
+    level: longRunning ? config.logLevel : 'warn',
     serializers: { err: errSerializer, error: errSerializer },
   });
+  if (!config.databaseUrl && config.pgliteDir !== 'memory') {
+    // one process owns the embedded database; a second one stops here, naming the owner
+    const release = await lockDataDir(config.pgliteDir);
+    process.once('exit', release);
+  }
+  if (config.databaseUrl) {
+    await waitForPostgres(config.databaseUrl, longRunning ? config.limits.dbBootRetrySeconds : 0, (reason) =>
+      log.warn({ reason }, 'PostgreSQL (DATABASE_URL) not reachable yet; trying again'),
+    );
+  }
+  if (config.redisUrl && longRunning) {
+    await waitForRedis(
+      config.redisUrl,
+      config.limits.dbBootRetrySeconds,
+      config.limits.redisConnectTimeoutMs,
+      (reason) => log.warn({ reason }, 'Redis (REDIS_URL) not reachable yet; trying again'),
+    );
+  }
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
@@ -171,12 +187,19 @@ async function main(argv: string[]): Promise<number> {
   return code;
 }
 
+/** where serve listens, for the port-in-use message */
+let listening: { port?: number; host?: string } = {};
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
   (err) => {
-    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
-    process.exit(1);
+    // one line naming the cause and the fix (exit 78 configuration, 69 a service unreachable,
+    // 75 the embedded database in use); the stack only with LOG_LEVEL=debug or trace
+    const failure = describeBootFailure(err, listening);
+    if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '') && err instanceof Error) console.error(err.stack);
+    console.error(`itinera: ${failure.message}`);
+    process.exit(failure.exitCode);
   },
 );

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
@@ -37,8 +38,25 @@ export interface Database {
 // NUMERIC and BIGINT come back as strings on both drivers: money stays exact.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
-export function connectPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+export interface PostgresLimits {
+  /** server-side statement_timeout of every connection, ms (0 = none) */
+  statementTimeoutMs?: number;
+  /** wait for a pooled (or new) connection, ms; a stalled or full server fails fast instead of queueing forever */
+  acquireTimeoutMs?: number;
+}
+
+export function connectPostgres(url: string, max = 10, limits: PostgresLimits = {}): Database {
+  const statement = limits.statementTimeoutMs ?? 0;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: limits.acquireTimeoutMs ?? 0,
+    // the server cancels a statement past statement_timeout; a server (or network) that stops
+    // answering altogether is caught by the client-side query_timeout a little later
+    ...(statement > 0 ? { statement_timeout: statement, query_timeout: statement + 5_000 } : {}),
+    keepAlive: true,
+  });
   pool.on('error', () => {
     // idle client errors (server restart) surface on the next query; do not crash the process
   });
@@ -122,6 +140,34 @@ export async function openPglite(dir: string): Promise<Database> {
   return wrapPglite(pglite);
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: string }): Promise<Database> {
-  return opts.databaseUrl ? connectPostgres(opts.databaseUrl) : openPglite(opts.pgliteDir);
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  pgliteDir: string;
+  limits?: { dbStatementTimeoutMs: number; dbAcquireTimeoutMs: number };
+}): Promise<Database> {
+  return opts.databaseUrl
+    ? connectPostgres(opts.databaseUrl, 10, {
+        statementTimeoutMs: opts.limits?.dbStatementTimeoutMs,
+        acquireTimeoutMs: opts.limits?.dbAcquireTimeoutMs,
+      })
+    : openPglite(opts.pgliteDir);
+}
+
+/**
+ * A Drizzle transaction as a raw-SQL executor ($1, $2, ... placeholders), so work that speaks SQL
+ * text (enqueueing a job) commits or rolls back with the transaction's rows.
+ */
+export function txExecutor(tx: DbOrTx): { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> } {
+  return {
+    async executeSql(text, values = []) {
+      // Drizzle numbers its own placeholders: each $N becomes a parameter (a repeated one twice)
+      const parts = text.split(/\$(\d+)/);
+      const query = sql.join(
+        parts.map((p, i) => (i % 2 === 0 ? sql.raw(p) : sql`${values[Number(p) - 1] ?? null}`)),
+        sql.raw(''),
+      );
+      const result = (await tx.execute(query)) as unknown as { rows: any[] };
+      return { rows: result.rows };
+    },
+  };
 }

@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dependencyUnavailable } from './dependency-errors.js';
 import { AppError, type FieldErrors } from './errors.js';
 
 declare module 'fastify' {
@@ -191,6 +192,11 @@ function refuseNulInUrl(app: FastifyInstance): void {
 export function registerErrorHandling(app: FastifyInstance): void {
   refuseNulInUrl(app);
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    const unavailable = err instanceof AppError ? null : dependencyUnavailable(err);
+    if (unavailable) {
+      request.log.warn({ err }, 'dependency unavailable; answered 503');
+      err = unavailable;
+    }
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       const body: Record<string, unknown> = { success: false, error: err.code, message: err.message };

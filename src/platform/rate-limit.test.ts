@@ -13,9 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-/** the real app plus one route limited to 3 requests per 60 s */
+/** the real app plus one route limited to 3 requests per 60 s (in-process store unless env names a Redis) */
 async function limitedApp(env: Record<string, string> = {}, clock = fixedClock('2026-06-15T10:00:00Z')) {
-  const app: App = await buildApp({ config: testConfig(env), database, clock });
+  const app: App = await buildApp({ config: testConfig({ REDIS_URL: '', ...env }), database, clock });
   app.get('/limited', { onRequest: rateLimit(app.ctx, { name: 'test', max: 3, windowSeconds: 60 }) }, async (req) => ({
     ip: req.ip,
   }));
@@ -114,8 +114,10 @@ describe.skipIf(noRedis !== null)('rate limit with the Redis store', () => {
   });
 
   it('holds the limit across two app instances sharing Redis', async () => {
-    const a = await limitedApp({ REDIS_URL: TEST_REDIS_URL });
-    const b = await limitedApp({ REDIS_URL: TEST_REDIS_URL });
+    // one deployment: one Redis and one key prefix
+    const shared = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `itinera-test:${randomClientIp()}:` };
+    const a = await limitedApp(shared);
+    const b = await limitedApp(shared);
     try {
       expect(a.app.ctx.rateLimits.kind).toBe('redis');
       const ip = randomClientIp();

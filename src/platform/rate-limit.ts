@@ -93,12 +93,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     redisUrl: string,
     private readonly prefix = 'itinera:rate-limit:',
+    timeouts: { connectMs?: number; commandMs?: number } = {},
   ) {
     this.redis = new Redis(redisUrl, {
       lazyConnect: true,
       // a limiter must answer quickly; when Redis is away the hook lets the request through
-      connectTimeout: 2_000,
-      commandTimeout: 1_000,
+      connectTimeout: timeouts.connectMs ?? 2_000,
+      commandTimeout: Math.min(timeouts.commandMs ?? 1_000, 1_000),
       maxRetriesPerRequest: 1,
     });
     // errors surface on the command; this only keeps ioredis from logging unhandled 'error' events
@@ -139,8 +140,16 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 /** The app's store: Redis when configured, memory otherwise. */
-export function createRateLimitStore(config: Pick<Config, 'redisUrl'>, clock: Clock = systemClock): RateLimitStore {
-  return config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(clock);
+export function createRateLimitStore(
+  config: Pick<Config, 'redisUrl'> & { limits?: Config['limits']; redisKeyPrefix?: string },
+  clock: Clock = systemClock,
+): RateLimitStore {
+  return config.redisUrl
+    ? new RedisRateLimitStore(config.redisUrl, `${config.redisKeyPrefix ?? 'itinera:'}rate-limit:`, {
+        connectMs: config.limits?.redisConnectTimeoutMs,
+        commandMs: config.limits?.redisCommandTimeoutMs,
+      })
+    : new MemoryRateLimitStore(clock);
 }
 
 export interface RateLimitRule {

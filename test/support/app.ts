@@ -1,5 +1,6 @@
 // Builds the real app on a fresh test database. Configuration comes from loadConfig with test
 // defaults, so a test states only the settings it is about.
+import { randomBytes } from 'node:crypto';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
@@ -26,8 +27,35 @@ const UNLIMITED = {
   RATE_LIMIT_PUBLIC_WRITES: '1000000',
 };
 
+/** A complete production configuration (config.ts refuses production without each of these). */
+export const PRODUCTION_ENV: Record<string, string> = {
+  APP_ENV: 'production',
+  APP_KEY: 'k'.repeat(40),
+  STRIPE_SECRET_KEY: 'sk_test_production_checks',
+  FLIGHTS_PROVIDER: 'duffel',
+  DUFFEL_API_TOKEN: 'duffel_test_production_checks',
+  DUFFEL_API_URL: 'http://127.0.0.1:9',
+  DASHBOARD_USER: 'ops',
+  DASHBOARD_PASSWORD: 'correct horse battery',
+};
+
+/**
+ * The suite's second pass sets REDIS_URL: every test app then keeps its sessions and rate limits in
+ * that Redis (a test that is about the in-process stores passes REDIS_URL: ''), each app under a
+ * key prefix of its own, as each test file has a database of its own.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', APP_URL: 'http://api.test', ...UNLIMITED, ...env });
+  return loadConfig({
+    APP_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    APP_URL: 'http://api.test',
+    ...UNLIMITED,
+    // a generous command deadline: in-process PGlite can hold the event loop long enough on a busy
+    // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: '10000' } : {}),
+    REDIS_KEY_PREFIX: `itinera-test:${randomBytes(6).toString('hex')}:`,
+    ...env,
+  });
 }
 
 export async function createTestApp(

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import { connectPostgres, type Database, PGLITE_CONF, wrapPglite } from '../../src/db/database.js';
+import { connectPostgres, type Database, PGLITE_CONF, type PostgresLimits, wrapPglite } from '../../src/db/database.js';
 import { withDatabase } from '../global-setup.js';
 
 /** A new PostgreSQL database copied from the migrated template: its URL, and how to drop it. */
@@ -22,11 +22,17 @@ export async function copyTemplateDatabase(url: string): Promise<{ url: string; 
   };
 }
 
-export async function createTestDatabase(): Promise<Database> {
+/**
+ * opts (PostgreSQL only): `via` rewrites the database URL the app connects with (a fault proxy in
+ * front of the server), `limits` sets the pool's deadlines as openDatabase does from the config.
+ */
+export async function createTestDatabase(
+  opts: { via?: (url: string) => string; limits?: PostgresLimits } = {},
+): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const copy = await copyTemplateDatabase(url);
-    const database = connectPostgres(copy.url, 5);
+    const database = connectPostgres(opts.via ? opts.via(copy.url) : copy.url, 5, opts.limits);
     const close = database.close;
     database.close = async () => {
       await close();

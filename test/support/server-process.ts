@@ -1,4 +1,5 @@
 // Shared by test/start.test.ts and bench/run.ts, which both start the built server as `npm start` does.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -16,8 +17,98 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The node arguments of package.json's start script (`node ARGS...`), so callers run what `npm start` runs. */
+/** The node arguments of package.json's start script (`exec node ARGS...`), so callers run what `npm start` runs. */
 export function npmStartArgs(): string[] {
   const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.trim().split(/\s+/).slice(1);
+  return pkg.scripts.start
+    .trim()
+    .replace(/^exec\s+/, '')
+    .split(/\s+/)
+    .slice(1);
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  base: string;
+  /** what the process wrote to stderr so far */
+  stderr(): string;
+  /** resolves true once GET /livez-or-health answers 200, false when the process exits first or `ms` pass */
+  healthy(ms?: number): Promise<boolean>;
+  /** the exit code (or signal name), waiting up to `ms`; null when it still runs then */
+  exited(ms?: number): Promise<number | string | null>;
+  /** SIGKILL when still running (cleanup) */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/main.js COMMAND` (the built bundle, as `npm start` runs it; build it first)
+ * with the test's settings over a quiet development environment. `command: 'npm'` runs `npm start`
+ * itself (in its own process group, so the test can find the whole tree).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  opts: { command?: 'serve' | 'worker' | 'npm'; port?: number } = {},
+): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort());
+  const fullEnv = {
+    ...process.env,
+    APP_ENV: 'development',
+    NODE_ENV: '',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOAD_DEMO_DATA: 'false',
+    REDIS_URL: '',
+    DATABASE_URL: '',
+    ...env,
+  };
+  const child =
+    opts.command === 'npm'
+      ? spawn('npm', ['start', '--silent'], {
+          cwd: projectRoot,
+          env: fullEnv,
+          stdio: ['ignore', 'ignore', 'pipe'],
+          detached: true,
+        })
+      : spawn(process.execPath, [...npmStartArgs().slice(0, -1), opts.command ?? 'serve'], {
+          cwd: projectRoot,
+          env: fullEnv,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const exit = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const within = <T>(p: Promise<T>, ms: number, fallback: T) =>
+    Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms).unref())]);
+  return {
+    child,
+    port,
+    base,
+    stderr: () => stderr,
+    async healthy(ms = 60_000) {
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+        const ok = await fetch(`${base}/health`, { signal: AbortSignal.timeout(5_000) }).then(
+          () => true,
+          () => false,
+        );
+        if (ok) return true;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return false;
+    },
+    exited: (ms = 30_000) => within<number | string | null>(exit, ms, null),
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exit;
+      }
+    },
+  };
 }

@@ -335,7 +335,8 @@ describe('start', () => {
   it('leaves exactly one live session when one visitor starts twice in parallel', async () => {
     const jar = new Jar();
     const first = await call(jar, 'POST', `${ES}/${c.offers.active}`);
-    const [{ visitorId }] = await t.database.db
+    // the database store's rows (with REDIS_URL the sessions live in Redis; the cookies below tell)
+    const [{ visitorId } = { visitorId: '' }] = await t.database.db
       .select({ visitorId: checkoutSessions.visitorId })
       .from(checkoutSessions)
       .where(eq(checkoutSessions.bookingId, first.json().data.booking_id));
@@ -353,7 +354,7 @@ describe('start', () => {
       .select({ n: sql<number>`count(*)::int` })
       .from(checkoutSessions)
       .where(eq(checkoutSessions.visitorId, visitorId));
-    expect(rows[0].n).toBe(1);
+    expect(rows[0].n).toBe(t.config.redisUrl ? 0 : 1);
     // exactly one of the two cookies still opens a session
     const statuses = await Promise.all(
       [a, b].map((res) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { apiTokens, bookingStepVisits, bookings } from '../../db/schema/index.js';
 import type { CliContext } from '../../platform/cli.js';
@@ -140,7 +140,7 @@ describe('cookies in production', () => {
   it('are Secure when APP_ENV is production', async () => {
     const prod = await createTestApp({
       database: t.database,
-      env: { APP_ENV: 'production', APP_KEY: 'k'.repeat(40), LOG_LEVEL: 'silent' },
+      env: { ...PRODUCTION_ENV, LOG_LEVEL: 'silent' },
     });
     try {
       const res = await prod.app.inject({ method: 'POST', url: `/api/es/es/checkout/${c.offers.active}` });

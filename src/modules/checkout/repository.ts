@@ -1,7 +1,7 @@
 // SQL of the checkout's own tables: bookings and their funnel, clients, API tokens. What a checkout prices
 // from is the catalog's (catalog/offers.ts, catalog/supply.ts). Plain objects out.
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Database, DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../db/database.js';
 import { apiTokens, bookingStepVisits, bookings, clients } from '../../db/schema/index.js';
 import { FUNNEL_STEPS, type FunnelStep } from './rules.js';
 
@@ -63,19 +63,6 @@ inserted AS (
   ON CONFLICT (reference) DO NOTHING
   RETURNING id, reference
 )`;
-
-/** Inserts the booking (relaxed commit); null when the reference is taken (the caller draws another one). */
-export async function insertBooking(
-  database: Database,
-  b: NewBooking,
-): Promise<{ id: number; reference: string } | null> {
-  const { rows } = await database.query<{ id: number; reference: string }>(
-    `${INSERT_BOOKING_CTE} SELECT id, reference FROM inserted`,
-    bookingParams(b),
-    'checkout_insert_booking',
-  );
-  return rows[0] ?? null;
-}
 
 // rank of the stored checkout_step in the funnel order, -1 when none
 const STEP_RANK = sql.raw(

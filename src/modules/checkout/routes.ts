@@ -224,10 +224,14 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         {
           // every start writes a booking: limited per client IP and per visitor (its cookie)
           onRequest: [
-            rateLimit(ctx, { name: 'checkout-start', max: ctx.config.limits.checkoutStartsPerIp, windowSeconds: 60 }),
+            rateLimit(ctx, {
+              name: 'checkout-start',
+              max: ctx.config.writeLimits.checkoutStartsPerIp,
+              windowSeconds: 60,
+            }),
             rateLimit(ctx, {
               name: 'checkout-start-visitor',
-              max: ctx.config.limits.checkoutStartsPerVisitor,
+              max: ctx.config.writeLimits.checkoutStartsPerVisitor,
               windowSeconds: 60,
               key: (request) => signed(request, VISITOR_COOKIE),
             }),
@@ -236,8 +240,8 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags,
             summary: 'Start a checkout (fresh session, booking with status checkout)',
             description:
-              `Limited to ${ctx.config.limits.checkoutStartsPerIp} starts a minute per IP and ` +
-              `${ctx.config.limits.checkoutStartsPerVisitor} per visitor.`,
+              `Limited to ${ctx.config.writeLimits.checkoutStartsPerIp} starts a minute per IP and ` +
+              `${ctx.config.writeLimits.checkoutStartsPerVisitor} per visitor.`,
             params: OfferParams,
             body: Type.Union([
               Type.Object({

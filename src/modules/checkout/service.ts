@@ -309,13 +309,10 @@ export class CheckoutService {
         totalPrice: formatCents(baseCents),
         currency,
       };
-      const row = this.store.startWithBooking
-        ? await this.store.startWithBooking(booking, session, now)
-        : await repo.insertBooking(this.ctx.database, booking);
+      const row = await this.store.startWithBooking(booking, session, now);
       if (!row) continue;
       state.bookingId = row.id;
       state.bookingReference = row.reference;
-      if (!this.store.startWithBooking) await this.store.replace(session, now);
       return { view: this.view(state), token, visitorId: visitor };
     }
     throw new Error('could not draw a free booking reference');

@@ -124,7 +124,7 @@ function contract(name: string, make: () => SessionStore | undefined) {
 }
 
 contract('database', () => new DbSessionStore(t.database));
-contract('redis', () => (redis ? new RedisSessionStore(redis, `itinera:test:${id()}:`) : undefined));
+contract('redis', () => (redis ? new RedisSessionStore(redis, t.database, `itinera:test:${id()}:`) : undefined));
 
 describe('checkout over HTTP with the Redis store', () => {
   it('starts and reads a session through Redis, one store shared with the flight routes', async (ctx) => {

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { AppContext } from '../../context.js';
 import type { Database, Db } from '../../db/database.js';
 import { checkoutSessions } from '../../db/schema/index.js';
+import { inTransaction } from '../newsletter/repository.js';
 import { bookingParams, INSERT_BOOKING_CTE, type NewBooking, RELAXED_CTE } from './repository.js';
 import type { ClientData, TravelerData } from './rules.js';
 
@@ -85,11 +86,11 @@ export interface SessionStore {
   /** Stores a new session and discards the visitor's previous one in the same step. */
   replace(session: StoredSession, now: Date): Promise<void>;
   /**
-   * Optional: inserts the booking and replaces the visitor's session with `session` (its state's
-   * bookingId and bookingReference taken from the new booking) in one step. Null, and nothing
-   * stored, when the booking reference is taken. Stores without it get insertBooking + replace.
+   * Inserts the booking and replaces the visitor's session with `session` (its state's bookingId
+   * and bookingReference taken from the new booking) together: both are stored or neither (a
+   * failed start leaves no booking behind). Null, and nothing stored, when the reference is taken.
    */
-  startWithBooking?(
+  startWithBooking(
     booking: NewBooking,
     session: StoredSession,
     now: Date,
@@ -238,8 +239,28 @@ return 1`;
 export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: Redis,
+    private readonly database: Database,
     private readonly prefix = 'itinera:checkout:',
   ) {}
+
+  // the booking's transaction stays open while Redis stores the session (bounded by the command
+  // time-out): a Redis that fails or stalls rolls the booking back, so no booking is left without a session
+  async startWithBooking(
+    booking: NewBooking,
+    s: StoredSession,
+    now: Date,
+  ): Promise<{ id: number; reference: string } | null> {
+    return inTransaction(this.database, async (tx) => {
+      const { rows } = await tx.executeSql(
+        `${INSERT_BOOKING_CTE} SELECT id, reference FROM inserted`,
+        bookingParams(booking),
+      );
+      const row = rows[0] as { id: number; reference: string } | undefined;
+      if (!row) return null;
+      await this.replace({ ...s, state: { ...s.state, bookingId: row.id, bookingReference: row.reference } }, now);
+      return row;
+    });
+  }
 
   private sessionKey(id: string): string {
     return `${this.prefix}s:${id}`;
@@ -301,11 +322,17 @@ export class RedisSessionStore implements SessionStore {
 /** Redis when REDIS_URL is set (sessions shared by every process, expiring on their own), else the database. */
 export function createSessionStore(ctx: AppContext): { store: SessionStore; close(): Promise<void> } {
   if (!ctx.config.redisUrl) return { store: new DbSessionStore(ctx.database), close: async () => {} };
-  const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+  // every command has a deadline (queued ones too, while connecting): a Redis that refuses or never
+  // answers fails the request fast (503 service_unavailable) instead of hanging it
+  const redis = new Redis(ctx.config.redisUrl, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: ctx.config.limits.redisConnectTimeoutMs,
+    commandTimeout: ctx.config.limits.redisCommandTimeoutMs,
+  });
   // connection errors surface on the next command; log them instead of crashing on the event
   redis.on('error', (err) => ctx.log.warn({ err }, 'checkout session store: redis error'));
   return {
-    store: new RedisSessionStore(redis),
+    store: new RedisSessionStore(redis, ctx.database, `${ctx.config.redisKeyPrefix}checkout:`),
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },

@@ -135,8 +135,13 @@ export function reactivateSyncRecord(deps: CrmDeps, id: number): Promise<SyncRec
 }
 
 /** The sync record of a model row, created Pending on first use. */
-export function syncRecordFor(deps: CrmDeps, modelType: CrmModelType, modelId: number): Promise<SyncRecord> {
-  return ensureRecord(deps.database.db, modelType, modelId);
+export function syncRecordFor(
+  deps: Pick<CrmDeps, 'database'>,
+  modelType: CrmModelType,
+  modelId: number,
+  tx?: DbOrTx,
+): Promise<SyncRecord> {
+  return ensureRecord(tx ?? deps.database.db, modelType, modelId);
 }
 
 /** Re-reads a record after a move the database refused (another writer got there first). */

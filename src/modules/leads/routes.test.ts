@@ -260,18 +260,21 @@ describe('POST /api/leads queues the CRM push', () => {
     }
   });
 
-  it('a queue failure is logged and swallowed: the lead is stored and the caller gets 201', async () => {
+  // issue 20: a lead kept without its CRM push would never be synced; lead, sync record and job
+  // are one transaction, so a failed dispatch stores nothing and the caller may send again
+  it('a queue failure stores nothing: no lead, no sync record, and the caller gets an error', async () => {
     const app = await createTestApp({
       env: { CRM_API_TOKEN: 'tok', IN_PROCESS_WORKERS: 'false' },
     });
     try {
       // without its tables the queue throws on every dispatch
       await app.database.exec('DROP SCHEMA pgboss CASCADE');
-      const count = async () => (await app.database.query('SELECT id FROM leads')).rows.length;
-      const before = await count();
+      const count = async (table: string) => (await app.database.query(`SELECT id FROM ${table}`)).rows.length;
+      const before = [await count('leads'), await count('crm_sync_records')];
       const res = await app.app.inject({ method: 'POST', url: '/api/leads', payload: valid });
-      expect(res.statusCode).toBe(201);
-      expect(await count()).toBe(before + 1);
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ success: false, error: 'server_error', message: 'Internal server error.' });
+      expect([await count('leads'), await count('crm_sync_records')]).toEqual(before);
     } finally {
       await app.close();
     }

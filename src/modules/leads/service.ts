@@ -1,8 +1,10 @@
-// Lead capture: store the lead with its consent audit columns, then queue the CRM push. The
-// request makes no CRM call; a dispatch failure is logged and swallowed so the lead is kept.
+// Lead capture: the lead with its consent audit columns, its CRM sync record and the CRM push job
+// are written in one transaction: all of them or none (a failed dispatch fails the request, so no
+// lead is ever kept without its sync). The request makes no CRM call.
 import type { AppContext } from '../../context.js';
+import { type Tx, txExecutor } from '../../db/database.js';
 import { crmConfigured, forgetSyncRecords, syncRecordFor } from '../crm/service.js';
-import { LEAD_CRM_JOB, leadCrmDispatchOptions, leadCrmPushJob } from './jobs.js';
+import { leadCrmDispatchOptions, leadCrmPushJob } from './jobs.js';
 import { deleteLeads as deleteLeadRows, findLead, insertLead, type Lead, listLeads } from './repository.js';
 import type { LeadInput } from './rules.js';
 
@@ -11,34 +13,35 @@ export const LEAD_SOURCE = 'website';
 
 export async function captureLead(ctx: AppContext, input: LeadInput, ip: string | null): Promise<Lead> {
   const now = ctx.clock.now();
-  const lead = await insertLead(ctx.database.db, {
-    name: input.name,
-    email: input.email,
-    phone: input.phone,
-    region: input.region,
-    destinations: input.destinations,
-    preferredCallTime: input.preferredCallTime,
-    source: LEAD_SOURCE,
-    consentGivenAt: now,
-    privacyPolicyVersion: ctx.config.newsletter.privacyPolicyVersion,
-    consentIp: ip,
-    createdAt: now,
-    updatedAt: now,
+  return ctx.database.db.transaction(async (tx) => {
+    const lead = await insertLead(tx, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      region: input.region,
+      destinations: input.destinations,
+      preferredCallTime: input.preferredCallTime,
+      source: LEAD_SOURCE,
+      consentGivenAt: now,
+      privacyPolicyVersion: ctx.config.newsletter.privacyPolicyVersion,
+      consentIp: ip,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await queueCrmPush(ctx, lead.id, tx);
+    return lead;
   });
-  await queueCrmPush(ctx, lead.id);
-  return lead;
 }
 
-/** Queues the CRM push unless the CRM is unconfigured (then nothing is dispatched, silently). */
-export async function queueCrmPush(ctx: AppContext, leadId: number): Promise<void> {
+/** Queues the CRM push in `tx`, unless the CRM is unconfigured (then nothing is dispatched, silently). */
+async function queueCrmPush(ctx: AppContext, leadId: number, tx: Tx): Promise<void> {
   if (!crmConfigured(ctx.config)) return;
-  try {
-    await syncRecordFor(ctx, 'lead', leadId);
-    const payload = { leadId };
-    await ctx.queue.dispatch(leadCrmPushJob(ctx), payload, leadCrmDispatchOptions(payload));
-  } catch (err) {
-    ctx.log.error({ leadId, job: LEAD_CRM_JOB, err }, 'lead CRM push could not be queued');
-  }
+  await syncRecordFor(ctx, 'lead', leadId, tx);
+  const payload = { leadId };
+  await ctx.queue.dispatch(leadCrmPushJob(ctx), payload, {
+    ...leadCrmDispatchOptions(payload),
+    transaction: txExecutor(tx),
+  });
 }
 
 /** Admin list (permission view_lead): newest first, optionally searched by name, e-mail or phone. */

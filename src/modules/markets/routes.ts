@@ -28,7 +28,7 @@ export async function marketScoped(
   // every public write (checkout steps, flights, payment) counts against one per-IP limit
   const writes = rateLimit(ctx, {
     name: 'public-write',
-    max: ctx.config.limits.publicWritesPerMinute,
+    max: ctx.config.writeLimits.publicWritesPerMinute,
     windowSeconds: 60,
   });
   await app.register(async (scoped) => {

@@ -16,7 +16,8 @@ const valid = {
 let t: TestApp;
 let events: DeploymentRecord[];
 beforeAll(async () => {
-  t = await createTestApp({ env: { DEPLOYMENT_TOKEN: TOKEN } });
+  // the in-process limiter (its windows follow the test clock); the Redis one is tried below
+  t = await createTestApp({ env: { DEPLOYMENT_TOKEN: TOKEN, REDIS_URL: '' } });
   t.app.ctx.events.on('deployment:completed', (r: DeploymentRecord) => events.push(r));
 });
 afterAll(() => t.close());
@@ -214,7 +215,12 @@ if (noRedis) console.warn(`[deployments.test] skipping the shared Redis limit: $
 
 describe.skipIf(noRedis !== null)('POST /api/deployments with REDIS_URL', () => {
   it('holds the 10/min limit across two app instances', async () => {
-    const env = { DEPLOYMENT_TOKEN: TOKEN, REDIS_URL: TEST_REDIS_URL };
+    // one deployment: one Redis, one key prefix
+    const env = {
+      DEPLOYMENT_TOKEN: TOKEN,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: `itinera-test:${randomClientIp()}:`,
+    };
     const a = await createTestApp({ env, database: t.database });
     const b = await createTestApp({ env, database: t.database });
     try {

@@ -1,0 +1,226 @@
+// kill -9 of the API in the middle of a checkout and of a payment, each followed by a restart:
+// nothing the API acknowledged is lost, nothing is half-written, and nothing is done twice. And
+// SIGTERM to a worker in the middle of a job: the job finishes before the process exits.
+// Real processes of the built bundle on PostgreSQL (the test reads the database while the server
+// runs, which the embedded database does not allow), so this runs in the PostgreSQL pass.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectPostgres, type Database } from '../src/db/database.js';
+import { projectRoot } from '../src/platform/paths.js';
+import { FakeActiveCampaign } from './fakes/activecampaign.js';
+import { withDatabase } from './global-setup.js';
+import { createTestApp, TEST_NOW, type TestApp } from './support/app.js';
+import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { type ServerProcess, startServer } from './support/server-process.js';
+
+const url = process.env.DATABASE_URL;
+
+describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a restart', () => {
+  const name = `itinera_crash_${randomBytes(4).toString('hex')}`;
+  let database: Database;
+  let cat: CheckoutCatalog;
+  let server: ServerProcess | undefined;
+  const env = () => ({ DATABASE_URL: withDatabase(url!, name), IN_PROCESS_WORKERS: 'false' });
+  const cookies = new Map<string, string>();
+  const base = '/api/es/es/checkout';
+
+  async function call(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${server!.base}${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair.indexOf('=');
+      cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  /** Sends the head and half the body of a request, so it is in flight when the process dies. */
+  async function halfSent(method: string, path: string, body: unknown): Promise<void> {
+    const text = JSON.stringify(body);
+    const socket = createConnection(server!.port, '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((r) => socket.once('connect', r));
+    const cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    socket.write(
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, 20)}`,
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+
+  async function restart(): Promise<void> {
+    if (server) {
+      server.child.kill('SIGKILL');
+      expect(await server.exited(10_000)).toBe('SIGKILL');
+    }
+    server = await startServer(env());
+    expect(await server.healthy(90_000), server.stderr()).toBe(true);
+  }
+
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await database.query<{ n: number }>(sql, params)).rows[0].n);
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    database = connectPostgres(withDatabase(url!, name), 2);
+    cat = await seedCheckoutCatalog(database);
+    // the fixture's dates are relative to the suite's fixed clock; the server runs on the real one
+    const shift = Math.round((Date.now() - new Date(TEST_NOW).getTime()) / 86_400_000);
+    await database.exec(
+      `UPDATE offers SET departure_date = departure_date + ${shift}, return_date = return_date + ${shift}`,
+    );
+    await restart();
+  }, 150_000);
+
+  afterAll(async () => {
+    await server?.kill();
+    await database?.close();
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.close();
+  });
+
+  it('keeps every acknowledged checkout step across a kill -9, and a step cut off mid-request writes nothing', async () => {
+    const started = await call('POST', `${base}/${cat.offers.active}`, {});
+    expect(started.status).toBe(201);
+    const bookingId = started.body.data.booking_id;
+    const client = { first_name: 'Ana', last_name: 'Garcia', email: 'ana@example.com', phone: '+34600000000' };
+    expect((await call('PUT', `${base}/contact`, { client })).status).toBe(200);
+
+    // a transfers step in flight when the API dies
+    await halfSent('PUT', `${base}/transfers`, {
+      transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
+    });
+    await restart();
+
+    const session = await call('GET', base);
+    expect(session.status).toBe(200);
+    expect(session.body.data.booking_id).toBe(bookingId);
+    expect(session.body.data.client_data).toMatchObject(client);
+    expect(session.body.data.transfer_selections).toEqual([]);
+    expect(await count('SELECT count(*)::int AS n FROM bookings')).toBe(1);
+    expect(
+      await count(
+        'SELECT count(*)::int AS n FROM bookings b WHERE NOT EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.booking_id = b.id)',
+      ),
+    ).toBe(0);
+  }, 150_000);
+
+  it('a payment cut off by a kill -9 is paid once when the visitor tries again; a repeat does nothing', async () => {
+    const traveler = (first: string, passport: string) => ({
+      first_name: first,
+      last_name: 'Garcia',
+      nationality: 'ES',
+      passport_number: passport,
+      passport_expiry: '2031-01-01',
+      birth_date: '1980-02-03',
+      phone: '+34600000000',
+      email: 'ana@example.com',
+    });
+    expect(
+      (await call('PUT', `${base}/travelers`, { travelers: [traveler('Ana', 'P1'), traveler('Luis', 'P2')] })).status,
+    ).toBe(200);
+    const intent = await call('POST', `${base}/payment/intent`);
+    expect(intent.status).toBe(200);
+    const intentId = intent.body.data.payment_intent_id;
+    const bookingId = (await call('GET', base)).body.data.booking_id;
+
+    await halfSent('POST', `${base}/payment/confirm`, { payment_intent_id: intentId });
+    await restart();
+    expect(await count('SELECT count(*)::int AS n FROM booking_passengers WHERE booking_id = $1', [bookingId])).toBe(0);
+
+    const paid = await call('POST', `${base}/payment/confirm`, { payment_intent_id: intentId });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const reference = paid.body.data.booking_reference;
+
+    // acknowledged: survives another kill -9
+    await restart();
+    const confirmation = await call('GET', `${base}/confirmation/${reference}`);
+    expect(confirmation.status).toBe(200);
+    const again = await call('POST', `${base}/payment/confirm`, { payment_intent_id: intentId });
+    // a repeat is refused (the session was cleared) or answers the same confirmation: never a second payment
+    if (again.status === 200) expect(again.body.data.booking_reference).toBe(reference);
+    else expect(again.status).toBeGreaterThanOrEqual(400);
+    expect(await count('SELECT count(*)::int AS n FROM booking_passengers WHERE booking_id = $1', [bookingId])).toBe(2);
+    // paid once: one payment, and no status entered twice
+    expect(await count('SELECT count(*)::int AS n FROM booking_payments WHERE booking_id = $1', [bookingId])).toBe(1);
+    expect(
+      await count(
+        'SELECT (count(*) - count(DISTINCT to_status))::int AS n FROM booking_status_transitions WHERE booking_id = $1',
+        [bookingId],
+      ),
+    ).toBe(0);
+  }, 200_000);
+});
+
+describe.runIf(url)('SIGTERM to a worker in the middle of a job', () => {
+  const name = `itinera_drain_${randomBytes(4).toString('hex')}`;
+  let ac: FakeActiveCampaign;
+  let t: TestApp;
+  let worker: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    ac = await FakeActiveCampaign.start();
+    ac.latencyMs = 1_500; // each ActiveCampaign call takes 1.5 s: the sync runs for several seconds
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.kill();
+    await t?.close();
+    await ac?.close();
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.close();
+  });
+
+  it('lets the running job finish, then exits 0', async () => {
+    const marketing = { MARKETING_API_URL: ac.url, MARKETING_API_TOKEN: ac.token, MARKETING_LIST_ID: '7' };
+    worker = await startServer(
+      { DATABASE_URL: withDatabase(url!, name), SHUTDOWN_GRACE_SECONDS: '60', LOG_LEVEL: 'info', ...marketing },
+      { command: 'worker' },
+    );
+    // the API side, in this process: the sign-up and its jobs go into the shared database
+    t = await createTestApp({
+      database: connectPostgres(withDatabase(url!, name), 2),
+      env: { ...marketing, IN_PROCESS_WORKERS: 'false', DNS_SERVERS: '127.0.0.1:9', DNS_TIMEOUT_MS: '100' },
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/newsletter/subscribe',
+      payload: { email: 'drain@example.com', name: 'Ana', consent: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+
+    // the worker has taken the job: its first ActiveCampaign call arrived
+    const deadline = Date.now() + 60_000;
+    while (ac.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(ac.requests.length, worker.stderr()).toBeGreaterThan(0);
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited(60_000), worker.stderr()).toBe(0);
+    const { rows } = await t.database.query<{ marketing_contact_id: number | null }>(
+      "SELECT marketing_contact_id FROM newsletter_subscribers WHERE email = 'drain@example.com'",
+    );
+    expect(rows[0].marketing_contact_id).not.toBeNull(); // the job ran to its end before the exit
+    const jobs = await t.database.query<{ state: string }>(
+      "SELECT state FROM pgboss.job WHERE name = 'marketing-sync'",
+    );
+    expect(jobs.rows.map((j) => j.state)).toEqual(['completed']);
+  }, 150_000);
+});

@@ -1,0 +1,148 @@
+// Faults of the outside services, injected by a TCP proxy (test/support/fault-proxy.ts) between the
+// app and Redis or PostgreSQL: a service that stalls, drops or refuses connections mid-request gives
+// a fast 503 service_unavailable with Retry-After, leaves no half-written rows, and the app recovers
+// when the service is back. Deadlines are set to 1-2 s; every wait is bounded well above them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.js';
+import { createTestApp, type TestApp } from './support/app.js';
+import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { createTestDatabase } from './support/db.js';
+import { FaultProxy } from './support/fault-proxy.js';
+import { redisUnavailable, TEST_REDIS_URL } from './support/redis.js';
+
+const noRedis = await redisUnavailable();
+if (noRedis) console.warn(`Redis fault tests skipped: ${noRedis}`);
+
+async function count(database: Database, table: string): Promise<number> {
+  const { rows } = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return Number(rows[0].n);
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t0 = Date.now();
+  const value = await fn();
+  return { value, ms: Date.now() - t0 };
+}
+
+/** Polls `fn` every 250 ms until it returns true, up to `ms`. */
+async function eventually(fn: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await fn()) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+function expectUnavailable(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) {
+  expect(res.statusCode).toBe(503);
+  expect(res.headers['retry-after']).toBe('5');
+  expect(res.json()).toEqual({
+    success: false,
+    error: 'service_unavailable',
+    message: 'A service this request needs is unavailable right now. Please try again shortly.',
+  });
+}
+
+describe.skipIf(noRedis !== null)('Redis faults during checkout start (sessions in Redis)', () => {
+  let proxy: FaultProxy;
+  let t: TestApp;
+  let c: CheckoutCatalog;
+  const start = () => t.app.inject({ method: 'POST', url: `/api/es/es/checkout/${c.offers.active}` });
+
+  beforeAll(async () => {
+    const u = new URL(TEST_REDIS_URL);
+    proxy = await FaultProxy.start({ host: u.hostname, port: Number(u.port || 6379) });
+    t = await createTestApp({
+      env: { REDIS_URL: proxy.via(TEST_REDIS_URL), REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_CONNECT_TIMEOUT_MS: '2000' },
+    });
+    c = await seedCheckoutCatalog(t.database);
+    // on a very busy machine the embedded database can hold the event loop past the first command's
+    // deadline: the warm-up start may need a second try
+    expect(await eventually(async () => (await start()).statusCode === 201)).toBe(true);
+  });
+  afterAll(async () => {
+    console.info(`Redis fault proxy: ${proxy.faults} connections faulted`);
+    await proxy.set('pass');
+    await t.close();
+    await proxy.close();
+  });
+
+  for (const mode of ['stall', 'drop', 'refuse'] as const) {
+    it(`Redis that ${mode === 'stall' ? 'accepts but never answers' : mode === 'drop' ? 'drops connections' : 'refuses connections'}: a fast 503, no orphan booking, then recovery`, async () => {
+      const bookings = await count(t.database, 'bookings');
+      await proxy.set(mode);
+      const { value: res, ms } = await timed(start);
+      expectUnavailable(res);
+      expect(ms).toBeLessThan(15_000); // the 2 s command time-out, plus a retry; never the 150 s hang
+      expect(await count(t.database, 'bookings')).toBe(bookings);
+
+      await proxy.set('pass');
+      expect(await eventually(async () => (await start()).statusCode === 201)).toBe(true);
+      expect(await count(t.database, 'bookings')).toBeGreaterThan(bookings);
+    }, 60_000);
+  }
+});
+
+describe.runIf(process.env.DATABASE_URL)('PostgreSQL faults', () => {
+  let proxy: FaultProxy;
+  let database: Database;
+  let t: TestApp;
+  let c: CheckoutCatalog;
+  const catalog = () => t.app.inject({ method: 'GET', url: '/api/es/es/products' });
+  const start = () => t.app.inject({ method: 'POST', url: `/api/es/es/checkout/${c.offers.active}` });
+
+  beforeAll(async () => {
+    const u = new URL(process.env.DATABASE_URL!);
+    proxy = await FaultProxy.start({ host: u.hostname, port: Number(u.port || 5432) });
+    database = await createTestDatabase({
+      via: (url) => proxy.via(url),
+      limits: { statementTimeoutMs: 2_000, acquireTimeoutMs: 1_000 },
+    });
+    c = await seedCheckoutCatalog(database);
+    // no Redis here: sessions live in PostgreSQL, so start is one statement through the proxy
+    t = await createTestApp({ database, env: { REDIS_URL: '' } });
+    expect((await start()).statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    console.info(`PostgreSQL fault proxy: ${proxy.faults} connections faulted`);
+    await proxy.set('pass');
+    await t.close();
+    await database.close();
+    await proxy.close();
+  });
+
+  it('PostgreSQL down (refusing connections): a fast 503, then recovery', async () => {
+    await proxy.set('refuse');
+    const { value: res, ms } = await timed(start);
+    expectUnavailable(res);
+    expect(ms).toBeLessThan(5_000);
+    expectUnavailable(await catalog());
+    await proxy.set('pass');
+    expect(await eventually(async () => (await catalog()).statusCode === 200)).toBe(true);
+  }, 60_000);
+
+  it('PostgreSQL that stalls mid-request: a 503 within the deadlines, no half-written start, then recovery', async () => {
+    const bookings = await count(database, 'bookings');
+    await proxy.set('stall');
+    const { value: res, ms } = await timed(start);
+    expectUnavailable(res);
+    // the 1 s acquisition time-out for a new connection, or the 2 s statement + 5 s read time-out
+    expect(ms).toBeLessThan(12_000);
+    await proxy.set('pass');
+    expect(await eventually(async () => (await start()).statusCode === 201)).toBe(true);
+    // the stalled start wrote nothing: exactly one more booking, the one that succeeded, with a session
+    expect(await count(database, 'bookings')).toBe(bookings + 1);
+    const { rows } = await database.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM bookings b WHERE NOT EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.booking_id = b.id)',
+    );
+    expect(Number(rows[0].n)).toBe(0);
+  }, 60_000);
+
+  it('PostgreSQL that drops connections mid-request: a 503, then recovery', async () => {
+    await proxy.set('drop');
+    expectUnavailable(await catalog());
+    await proxy.set('pass');
+    expect(await eventually(async () => (await catalog()).statusCode === 200)).toBe(true);
+  }, 60_000);
+});
