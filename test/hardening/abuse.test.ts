@@ -2,7 +2,7 @@
 // the monitoring login, and abandoned checkout bookings marked and pruned by a scheduled task.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTasks, runTask } from '../../src/tasks.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, PRODUCTION_ENV, type TestApp } from '../support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../support/checkout-fixture.js';
 import { createTestDatabase } from '../support/db.js';
 import { randomClientIp } from '../support/redis.js';
@@ -99,9 +99,7 @@ describe('monitoring login', () => {
     const prod = await createTestApp({
       database: t.database,
       env: {
-        APP_ENV: 'production',
-        APP_KEY: 'k'.repeat(40),
-        DASHBOARD_USER: 'ops',
+        ...PRODUCTION_ENV,
         DASHBOARD_PASSWORD: 'right-password',
         ...LIMITS,
         // the lock-out's end is read from the test's clock: the in-memory store follows it

@@ -9,7 +9,7 @@ import { fixedClock } from '../../src/platform/clock.js';
 import { scrubText, urlWithoutQueryValues } from '../../src/platform/privacy.js';
 import { allTasks, runTask } from '../../src/tasks.js';
 import { taskCommand } from '../../src/tasks-command.js';
-import { TEST_NOW, testConfig } from '../support/app.js';
+import { PRODUCTION_ENV, TEST_NOW, testConfig } from '../support/app.js';
 import { createTestDatabase } from '../support/db.js';
 
 let database: Database;
@@ -207,7 +207,7 @@ describe('privacy:erase', () => {
 });
 
 describe('API documentation in production', () => {
-  const prod = { APP_ENV: 'production', APP_KEY: 'k'.repeat(40), DASHBOARD_USER: 'ops', DASHBOARD_PASSWORD: 'pw' };
+  const prod = { ...PRODUCTION_ENV, DASHBOARD_PASSWORD: 'pw' };
 
   it('hides internal and ops endpoints from the public document by default', async () => {
     const { app } = await loggedApp(prod);
