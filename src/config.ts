@@ -75,6 +75,10 @@ export interface Config {
     mailFrom: string;
     diskPath: string;
   };
+  /** the daily exchange-rates.sync task: the ECB euro reference rates feed */
+  exchangeRates: { url: string };
+  /** the offers.generate task: departures are created this many days ahead */
+  offers: { horizonDays: number };
 }
 
 export class ConfigError extends Error {}
@@ -225,5 +229,9 @@ export function loadConfig(env: Env = process.env): Config {
       mailFrom: str(env, 'MAIL_FROM', 'itinera@localhost'),
       diskPath: str(env, 'HEALTH_DISK_PATH', '.'),
     },
+    exchangeRates: {
+      url: url(env, 'EXCHANGE_RATES_URL', 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
+    },
+    offers: { horizonDays: int(env, 'OFFER_HORIZON_DAYS', 365, 1, 1096) },
   };
 }

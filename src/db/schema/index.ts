@@ -2,6 +2,7 @@ export * from './catalog.js';
 export * from './checkout.js';
 export * from './content.js';
 export * from './crm.js';
+export * from './exchange-rates.js';
 export * from './flights.js';
 export * from './marketing.js';
 export * from './monitoring.js';

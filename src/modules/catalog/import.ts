@@ -176,7 +176,7 @@ export async function runImport(database: Database, doc: unknown, opts: ImportOp
 
 type Executor = Pick<Database['db'], 'execute'>;
 
-async function bumpRevision(tx: Executor): Promise<void> {
+export async function bumpRevision(tx: Executor): Promise<void> {
   await tx.execute(
     sql`INSERT INTO catalog_revision (id, revision, updated_at) VALUES (1, 1, now())
         ON CONFLICT (id) DO UPDATE SET revision = catalog_revision.revision + 1, updated_at = now()`,
