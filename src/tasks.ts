@@ -4,6 +4,7 @@
 // A module exports `tasks(ctx)`: its task definitions, built on the process's context.
 import type { AppContext } from './context.js';
 import { tasks as exchangeRateTasks } from './modules/exchange-rates/tasks.js';
+import { tasks as offerGenerationTasks } from './modules/offer-generation/tasks.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
 export interface TaskRun {
@@ -34,7 +35,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [exchangeRateTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [exchangeRateTasks, offerGenerationTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

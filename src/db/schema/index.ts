@@ -7,4 +7,5 @@ export * from './flights.js';
 export * from './marketing.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
+export * from './offer-rules.js';
 export * from './ops.js';

@@ -9,10 +9,14 @@ import type { Database } from '../../db/database.js';
 import { catalogRevision } from '../../db/schema/index.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
 import { contentSection } from '../content/import.js';
+import { offerRulesSection } from '../offer-generation/import-section.js';
 import { catalogSection } from './import-section.js';
 
-/** The sections the importer knows, in apply order: content links to catalog templates. */
-export const defaultSections: ImportSection[] = [catalogSection, contentSection];
+/**
+ * The sections the importer knows, in apply order: content links to catalog templates; departure
+ * rules to market products.
+ */
+export const defaultSections: ImportSection[] = [catalogSection, contentSection, offerRulesSection];
 
 export interface ImportOptions {
   sections?: ImportSection[];

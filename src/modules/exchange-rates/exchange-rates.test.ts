@@ -2,9 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeEcb, startFakeEcb } from '../../../test/fakes/ecb.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { parseArgs } from '../../platform/cli.js';
+import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { allTasks } from '../../tasks.js';
-import { taskCommand } from '../../tasks-command.js';
 import { catalogRevisionOf } from '../catalog/import.js';
 import { loadExchangeRates } from '../catalog/supply.js';
 import { FeedError, parseEcbFeed } from './feed.js';
@@ -36,18 +35,8 @@ const history = async () =>
 const notified = async () =>
   (await t.database.query(`SELECT 1 FROM ops_notification_throttles WHERE key = 'exchange-rates:stale'`)).rows.length;
 
-async function command(asOf?: string): Promise<{ code: number; lines: string[] }> {
-  const lines: string[] = [];
-  const cli = {
-    config: t.config,
-    database: t.database,
-    log: t.app.log,
-    out: (l: string) => lines.push(l),
-    err: (l: string) => lines.push(`ERR ${l}`),
-    app: t.app.ctx,
-  };
-  const argv = ['exchange-rates.sync', ...(asOf ? [`--as-of=${asOf}`] : [])];
-  return { code: await taskCommand.run(parseArgs(argv), cli as never), lines };
+function command(asOf?: string) {
+  return runTaskCommand(t, ['exchange-rates.sync', ...(asOf ? [`--as-of=${asOf}`] : [])]);
 }
 
 describe('the exchange-rates.sync task', () => {
