@@ -16,6 +16,8 @@ export interface TaskRun {
   options: Record<string, string | true>;
   /** progress lines: printed by the command, logged by the workers */
   out(line: string): void;
+  /** aborted at the scheduled job's time-out: pass it to outside calls, stop between steps */
+  signal?: AbortSignal;
 }
 
 export interface TaskResult {
@@ -73,12 +75,13 @@ export function taskJob(ctx: AppContext, task: Task): JobDefinition<Record<strin
     tries: 1,
     timeoutSeconds: task.timeoutSeconds ?? 600,
     backoffSeconds: [60],
-    async handler() {
+    async handler(_payload, job) {
       const result = await runTask(ctx, task, {
         asOf: ctx.clock.now(),
         trigger: 'schedule',
         options: {},
         out: (line) => ctx.log.info({ task: task.name }, line),
+        signal: job.signal,
       });
       return result.ok ? outcome.done() : outcome.fail(result.message);
     },

@@ -44,16 +44,21 @@ export function parseEcbFeed(xml: string): ReferenceRates {
 }
 
 /** Downloads and reads the feed; FeedError for anything but a 200 with a well-formed document. */
-export async function fetchEcbFeed(url: string, timeoutMs = 30_000): Promise<ReferenceRates> {
+export async function fetchEcbFeed(url: string, timeoutMs = 30_000, stop?: AbortSignal): Promise<ReferenceRates> {
   let res: Response;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
     res = await fetch(url, {
       headers: { accept: 'application/xml, text/xml' },
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
     });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    const why = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.message);
+    const why = stop?.aborted
+      ? 'stopped by the task time-out'
+      : e.name === 'TimeoutError'
+        ? `timed out after ${timeoutMs} ms`
+        : (e.cause?.code ?? e.message);
     throw new FeedError(`download failed: ${why}`);
   }
   let text: string;

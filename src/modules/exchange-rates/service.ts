@@ -22,11 +22,16 @@ export interface SyncOutcome {
 
 type Ctx = Pick<AppContext, 'config' | 'database' | 'log' | 'clock' | 'events'>;
 
-export async function syncExchangeRates(ctx: Ctx, asOf: Date, timeoutMs?: number): Promise<SyncOutcome> {
+export async function syncExchangeRates(
+  ctx: Ctx,
+  asOf: Date,
+  timeoutMs?: number,
+  signal?: AbortSignal,
+): Promise<SyncOutcome> {
   const db = ctx.database.db;
   let feed: Awaited<ReturnType<typeof fetchEcbFeed>>;
   try {
-    feed = await fetchEcbFeed(ctx.config.exchangeRates.url, timeoutMs);
+    feed = await fetchEcbFeed(ctx.config.exchangeRates.url, timeoutMs, signal);
   } catch (err) {
     if (!(err instanceof FeedError)) throw err;
     ctx.log.error({ error: err.message }, 'exchange rates: the ECB feed could not be loaded; the last rates stay');

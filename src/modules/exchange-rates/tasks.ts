@@ -13,7 +13,7 @@ export function tasks(): Task[] {
       cron: EXCHANGE_RATES_CRON,
       timeoutSeconds: 120,
       async run(ctx, run) {
-        const result = await syncExchangeRates(ctx, run.asOf);
+        const result = await syncExchangeRates(ctx, run.asOf, undefined, run.signal);
         run.out(result.message);
         return { ok: result.ok, message: result.message };
       },

@@ -34,7 +34,7 @@ export interface GenerationSummary {
   skipped: string[];
 }
 
-export async function generateOffers(ctx: Ctx, asOf: Date): Promise<GenerationSummary> {
+export async function generateOffers(ctx: Ctx, asOf: Date, signal?: AbortSignal): Promise<GenerationSummary> {
   const db = ctx.database.db;
   const today = asOf.toISOString().slice(0, 10);
   const from = addDays(today, 1);
@@ -42,6 +42,11 @@ export async function generateOffers(ctx: Ctx, asOf: Date): Promise<GenerationSu
   const exchange = await loadExchangeRates(db);
   const summary: GenerationSummary = { created: 0, priced: 0, drafts: 0, skipped: [] };
   for (const rule of await activeRules(db)) {
+    // the task's time-out: stop between rules (each rule's writes are one transaction)
+    if (signal?.aborted) {
+      summary.skipped.push(`${rule.code}: not reached before the time-out`);
+      continue;
+    }
     const land = await landCents(ctx, rule, exchange);
     if (land.cents === null) {
       summary.skipped.push(`${rule.code}: ${land.why}`);

@@ -13,7 +13,7 @@ export function tasks(): Task[] {
       cron: OFFERS_GENERATE_CRON,
       timeoutSeconds: 600,
       async run(ctx, run) {
-        const s = await generateOffers(ctx, run.asOf);
+        const s = await generateOffers(ctx, run.asOf, run.signal);
         for (const why of s.skipped) run.out(`skipped ${why}`);
         const message = `${s.created} departure(s) created (${s.drafts} Draft without a fare), ${s.priced} Draft(s) priced`;
         return {
