@@ -6,6 +6,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { commands as adminCommands } from './modules/admin/commands.js';
+import { createDemoAdminOnFirstStart } from './modules/admin/demo.js';
 import { commands as catalogCommands } from './modules/catalog/commands.js';
 import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
@@ -21,6 +23,7 @@ const builtins: Record<string, Command> = {
     usage: 'serve',
     async run(_args, cli) {
       await loadDemoOnFirstStart(cli);
+      await createDemoAdminOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
       // operator commands from other shells run here, on this process's embedded database
       const socket = cli.database.kind === 'pglite' ? operatorSocketPath(cli.config.pgliteDir) : undefined;
@@ -41,7 +44,7 @@ const builtins: Record<string, Command> = {
             io.err(`the running server does not take '${command}'`);
             return Promise.resolve(2);
           }
-          return c.run(parseArgs(argv), { ...cli, ...io, app: app.ctx });
+          return c.run(parseArgs(argv, c.valued), { ...cli, ...io, app: app.ctx });
         });
       }
       return -1; // keep running
@@ -86,6 +89,7 @@ const all: Record<string, Command> = {
   ...checkoutCommands,
   ...newsletterCommands,
   ...crmCommands,
+  ...adminCommands,
 };
 
 function help(): string {
@@ -104,7 +108,7 @@ function tuneHeapForServing(): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...args] = argv;
   const command = name ? all[name] : undefined;
   if (!command) {
     console.error(name ? `unknown command: ${name}\n\n${help()}` : help());
@@ -123,6 +127,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
+  let rest = args;
+  if (command.prepare) {
+    try {
+      rest = await command.prepare(args, { err });
+    } catch (e) {
+      err(e instanceof Error ? e.message : String(e));
+      return 2;
+    }
+  }
   if (!config.databaseUrl) {
     // an embedded database belongs to the server process when one runs: go through it
     const socket = operatorSocketPath(config.pgliteDir);
@@ -141,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const cli: CliContext = { config, database, log, out, err };
-  const code = await command.run(parseArgs(rest), cli);
+  const code = await command.run(parseArgs(rest, command.valued), cli);
   if (code >= 0) await database.close();
   return code;
 }

@@ -5,6 +5,7 @@
 import type { AppContext } from './context.js';
 import { tasks as exchangeRateTasks } from './modules/exchange-rates/tasks.js';
 import { tasks as offerGenerationTasks } from './modules/offer-generation/tasks.js';
+import { tasks as paymentTasks } from './modules/payments/tasks.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
 export interface TaskRun {
@@ -37,7 +38,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [exchangeRateTasks, offerGenerationTasks];
+const modules: Array<(ctx: AppContext) => Task[]> = [paymentTasks, exchangeRateTasks, offerGenerationTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

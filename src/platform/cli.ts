@@ -18,6 +18,13 @@ export interface CliContext {
 export interface Command {
   describe: string;
   usage: string;
+  /** options written `--name VALUE` (not only `--name=VALUE`) */
+  valued?: string[];
+  /**
+   * Runs in the operator's own process before the command runs or is forwarded to a running
+   * embedded server: what only that process has (its stdin, its environment) goes into the argv.
+   */
+  prepare?(argv: string[], io: { err: (line: string) => void }): Promise<string[]>;
   run(args: ParsedArgs, cli: CliContext): Promise<number>;
 }
 

@@ -1,3 +1,4 @@
+export * from './admin.js';
 export * from './catalog.js';
 export * from './checkout.js';
 export * from './content.js';
@@ -9,3 +10,4 @@ export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './offer-rules.js';
 export * from './ops.js';
+export * from './payments.js';

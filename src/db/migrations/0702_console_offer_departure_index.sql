@@ -1,0 +1,1 @@
+CREATE INDEX "offers_departure" ON "offers" USING btree ("departure_date","id");
