@@ -118,7 +118,8 @@ describe('offers.generate', () => {
     // Saturdays 20 Jun (JE-ES-EDGE departs then) and the listed 15 Jul (JE-ES-1) already exist.
     // Land: selection hotels in 2A, 3 nights x 160 + 8 nights x 150 = 1680.00 (the included
     // activity and transfer have no rate). 4 Jul: (1680 + 2 x 700) x 1.18 = 3634.40, 1817.20 a
-    // person, marketing-rounded to 1819.00. Without a fare: 1680 x 1.18 / 2 = 991.20 -> 999.00.
+    // person, marketing-rounded (next 5 units, minus 1 cent) to 1819.99. Without a fare:
+    // 1680 x 1.18 / 2 = 991.20 -> 994.99.
     const common = { allotment: 8, pax_count: 2, land_base_price: '1680.00', margin_percent: '18.00' };
     expect(await generated()).toEqual([
       {
@@ -128,8 +129,8 @@ describe('offers.generate', () => {
         departure_date: '2026-06-27',
         return_date: '2026-07-08',
         flight_price: '0.00',
-        final_price: '1998.00',
-        price_per_person: '999.00',
+        final_price: '1989.98',
+        price_per_person: '994.99',
       },
       {
         ...common,
@@ -138,8 +139,8 @@ describe('offers.generate', () => {
         departure_date: '2026-07-04',
         return_date: '2026-07-15',
         flight_price: '700.00',
-        final_price: '3638.00',
-        price_per_person: '1819.00',
+        final_price: '3639.98',
+        price_per_person: '1819.99',
       },
       {
         ...common,
@@ -148,8 +149,8 @@ describe('offers.generate', () => {
         departure_date: '2026-07-11',
         return_date: '2026-07-22',
         flight_price: '0.00',
-        final_price: '1998.00',
-        price_per_person: '999.00',
+        final_price: '1989.98',
+        price_per_person: '994.99',
       },
     ]);
     // the generated flight cache is the searched route
@@ -178,12 +179,12 @@ describe('offers.generate', () => {
     await t.database.query(`UPDATE offers SET allotment_used = 0 WHERE code = 'JE-ES-MAD-SAT-20260627'`);
     await cacheFare('JE-CA-1', '2026-06-27', '650.00');
     const r = await generateOffers(t.app.ctx, asOf);
-    // freed, unchanged since generated: it is priced now: (1680 + 1300) x 1.18 / 2 = 1758.20 -> 1759.00
+    // freed, unchanged since generated: it is priced now: (1680 + 1300) x 1.18 / 2 = 1758.20 -> 1759.99
     expect(r).toEqual({ created: 0, priced: 1, drafts: 0, skipped: [] });
     const rows = await generated();
     expect(rows.map((o) => [o.code, o.status, o.price_per_person])).toEqual([
-      ['JE-ES-MAD-SAT-20260627', 'Active', '1759.00'],
-      ['JE-ES-MAD-SAT-20260704', 'Draft', '999.00'],
+      ['JE-ES-MAD-SAT-20260627', 'Active', '1759.99'],
+      ['JE-ES-MAD-SAT-20260704', 'Draft', '994.99'],
       ['JE-ES-MAD-SAT-20260711', 'Draft', '1250.00'],
     ]);
   });
@@ -198,11 +199,11 @@ describe('offers.generate', () => {
       'JE-ES-MAD-SAT-20260704',
       'JE-ES-MAD-SAT-20260711',
     ]);
-    // (1680 + 1600) x 1.18 / 2 = 1935.20 -> 1939.00
+    // (1680 + 1600) x 1.18 / 2 = 1935.20 -> 1939.99
     expect(rows.map((o) => [o.status, o.flight_price, o.price_per_person])).toEqual([
-      ['Active', '800.00', '1939.00'],
-      ['Active', '800.00', '1939.00'],
-      ['Active', '800.00', '1939.00'],
+      ['Active', '800.00', '1939.99'],
+      ['Active', '800.00', '1939.99'],
+      ['Active', '800.00', '1939.99'],
     ]);
   });
 
@@ -236,12 +237,12 @@ describe('rules', () => {
   });
 
   it('prices with the margin and the marketing rounding per person', () => {
-    // (1000 + 2 x 500) x 1.10 = 2200, 1100.00 a person -> the next whole unit ending in 9
+    // (1000 + 2 x 500) x 1.10 = 2200, 1100.00 a person -> the next 5 units minus 1 cent
     expect(priceDeparture({ landCents: 100_000, flightPerPersonCents: 50_000, pax: 2, marginPercent: '10' })).toEqual({
       status: 'Active',
       flightPrice: '500.00',
-      finalPrice: '2218.00',
-      pricePerPerson: '1109.00',
+      finalPrice: '2199.98',
+      pricePerPerson: '1099.99',
     });
   });
 });

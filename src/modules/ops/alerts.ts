@@ -1,11 +1,12 @@
 // Admin notifications other than the health checks' (a CRM sync that ended Failed, exchange rates
-// gone stale): one e-mail per key at most every `intervalMs` across all processes (the throttle
-// row in ops_notification_throttles), over SMTP_URL to HEALTH_NOTIFY_EMAIL, or written to the log
-// (warn) when no channel is set. Shared counters for /metrics live here too (ops_counters).
+// gone stale): one per key at most every `intervalMs` across all processes (the throttle
+// row in ops_notification_throttles), stored for the console's notification list and e-mailed over
+// SMTP_URL to HEALTH_NOTIFY_EMAIL, or written to the log (warn) when no channel is set. Shared counters for /metrics live here too (ops_counters).
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../platform/clock.js';
+import { notifyAdmins as notifyConsole } from '../flights/repository.js';
 import { addToCounter, claimThrottle, countersNamed, releaseThrottle } from './repository.js';
 
 export interface AlertDeps {
@@ -33,6 +34,13 @@ export async function notifyAdmins(deps: AlertDeps, alert: AdminAlert): Promise<
   if (!(await claimThrottle(deps.database.db, alert.key, now, new Date(now.getTime() - interval)))) {
     return 'throttled';
   }
+  // the console's notification list shows it too
+  await notifyConsole(deps.database.db, {
+    type: alert.key,
+    bookingId: null,
+    title: alert.subject,
+    message: alert.text,
+  }).catch((err: unknown) => deps.log.warn({ err }, 'admin notification not stored for the console'));
   const { smtpUrl, notifyEmail, mailFrom } = deps.config.health;
   if (!smtpUrl || !notifyEmail) {
     // warn, not error: what the alert is about was already logged at error where it happened
