@@ -1325,6 +1325,32 @@ tours.forEach((tour, tourIndex) => {
   }
 });
 
+// departure rules (offers.generate): a weekly departure of the first tours in each market's first
+// language from its main airport, for three years from the day the demo is loaded, so the demo's
+// calendar keeps moving forward; the fallback fare is the market's usual one until a live search
+// caches a fare for the date
+const offerRules = tours.slice(0, 4).flatMap((tour, tourIndex) =>
+  markets
+    .filter((m) => m.is_active !== false)
+    .map((market) => {
+      const lang = market.languages[0] as Lang;
+      const conv = (eur: number) => (BigInt(eur * 100) * perEur[market.currency.code]) / 10000n;
+      return {
+        code: `${tour.code}-${market.code}-${lang}-weekly`,
+        product: { template: tour.code, market: market.code, language: lang },
+        departure_airport: market.airports[0],
+        weekdays: [(tourIndex % 7) + 1],
+        season_start: rel(0),
+        season_end: rel(1095),
+        pax_count: 2,
+        seats: 10,
+        margin_percent: '18.00',
+        fallback_flight_price: money(conv(flightEur[market.code])),
+      };
+    })
+    .filter((r) => !notActive[`${r.product.market}/${r.product.language}/${tour.code}`]),
+);
+
 const doc = {
   airports,
   exchange_rates: Object.entries(rates).map(([currency, rate_per_eur]) => ({ currency, rate_per_eur })),
@@ -1337,6 +1363,7 @@ const doc = {
   transfers: [...transfers.values()],
   product_templates: productTemplates,
   market_products: marketProducts,
+  offer_rules: offerRules,
 };
 
 // one line per offer's flight_data: spread over lines it made the file 1.9 MB larger
@@ -1350,5 +1377,5 @@ writeFileSync(new URL('../data/demo/catalog.json', import.meta.url), `${text}\n`
 console.log(
   `wrote data/demo/catalog.json: ${tours.length} tours, ${marketProducts.length} market products, ` +
     `${marketProducts.reduce((n, p) => n + (p.offers as unknown[]).length, 0)} offers, ${hotels.size} hotels, ` +
-    `${activities.size} activities, ${transfers.size} transfers`,
+    `${activities.size} activities, ${transfers.size} transfers, ${offerRules.length} departure rules`,
 );

@@ -129,6 +129,10 @@ export interface Config {
     /** GET /health answers from this process's latest run when younger than this (0: always run) */
     maxAgeSeconds: number;
   };
+  /** the daily exchange-rates.sync task: the ECB euro reference rates feed */
+  exchangeRates: { url: string };
+  /** the offers.generate task: departures are created this many days ahead */
+  offers: { horizonDays: number };
 }
 
 export class ConfigError extends Error {}
@@ -342,5 +346,9 @@ export function loadConfig(env: Env = process.env): Config {
       diskPath: str(env, 'HEALTH_DISK_PATH', '.'),
       maxAgeSeconds: int(env, 'HEALTH_MAX_AGE_SECONDS', 60, 0, 3600),
     },
+    exchangeRates: {
+      url: url(env, 'EXCHANGE_RATES_URL', 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
+    },
+    offers: { horizonDays: int(env, 'OFFER_HORIZON_DAYS', 365, 1, 1096) },
   };
 }

@@ -6,7 +6,9 @@ import type { AppContext } from './context.js';
 import { tasks as adminTasks } from './modules/admin/tasks.js';
 import { tasks as balanceTasks } from './modules/balance/tasks.js';
 import { tasks as checkoutTasks } from './modules/checkout/tasks.js';
+import { tasks as exchangeRateTasks } from './modules/exchange-rates/tasks.js';
 import { tasks as mailTasks } from './modules/mail/tasks.js';
+import { tasks as offerGenerationTasks } from './modules/offer-generation/tasks.js';
 import { tasks as opsTasks } from './modules/ops/tasks.js';
 import { tasks as paymentTasks } from './modules/payments/tasks.js';
 import { tasks as privacyTasks } from './modules/privacy/erase.js';
@@ -21,6 +23,8 @@ export interface TaskRun {
   options: Record<string, string | true>;
   /** progress lines: printed by the command, logged by the workers */
   out(line: string): void;
+  /** aborted at the scheduled job's time-out: pass it to outside calls, stop between steps */
+  signal?: AbortSignal;
 }
 
 export interface TaskResult {
@@ -48,6 +52,8 @@ const modules: Array<(ctx: AppContext) => Task[]> = [
   opsTasks,
   checkoutTasks,
   privacyTasks,
+  exchangeRateTasks,
+  offerGenerationTasks,
 ];
 
 export function allTasks(ctx: AppContext): Task[] {
@@ -86,12 +92,13 @@ export function taskJob(ctx: AppContext, task: Task): JobDefinition<Record<strin
     tries: 1,
     timeoutSeconds: task.timeoutSeconds ?? 600,
     backoffSeconds: [60],
-    async handler() {
+    async handler(_payload, job) {
       const result = await runTask(ctx, task, {
         asOf: ctx.clock.now(),
         trigger: 'schedule',
         options: {},
         out: (line) => ctx.log.info({ task: task.name }, line),
+        signal: job.signal,
       });
       return result.ok ? outcome.done() : outcome.fail(result.message);
     },

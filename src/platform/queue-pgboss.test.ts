@@ -250,6 +250,23 @@ describe('pg-boss queue with instant backoff', () => {
     expect(otherKey).toBeTruthy();
   });
 
+  it('counts the window from the first dispatch, not from a clock-aligned slot', async () => {
+    const first = await queue.dispatch(unique, { key: 'a' }, { uniqueKey: 'slot-edge', delaySeconds: 3600 });
+    expect(first).toBeTruthy();
+    // as if it was sent 30 s ago, just before the current 600 s slot began
+    await database.query(
+      `UPDATE pgboss.job SET created_on = now() - interval '30 seconds',
+              singleton_on = singleton_on - interval '600 seconds' WHERE id = $1`,
+      [first],
+    );
+    expect(await queue.dispatch(unique, { key: 'a' }, { uniqueKey: 'slot-edge' })).toBeNull();
+    // 600 s after the first dispatch the window is over, even though that job still waits
+    await database.query(`UPDATE pgboss.job SET created_on = now() - interval '601 seconds' WHERE id = $1`, [first]);
+    const later = await queue.dispatch(unique, { key: 'a' }, { uniqueKey: 'slot-edge' });
+    expect(later).toBeTruthy();
+    expect(later).not.toBe(first);
+  });
+
   it('queues the same key again inside the window once its job has failed or completed', async () => {
     const first = await queue.dispatch(uniqueWorked, { fail: true }, { uniqueKey: 'sub-9' });
     expect(first).toBeTruthy();

@@ -18,10 +18,12 @@
 //   started_on cleared, so pg-boss's fetch does not count it as a new try.
 // - fail: retry_limit is lowered to the tries used, then pg-boss fails the job (state `failed`,
 //   kept for inspection; see failedJobs()).
-// - unique window: pg-boss singletonKey + singletonSeconds; a second send inside the window returns
-//   null. pg-boss aligns windows to multiples of singletonSeconds since the epoch (a time slot), and
-//   its slot also holds finished jobs: when every job of the key in the slot has finished (completed
-//   or failed), the dispatch is sent again without a slot, so a retry after a failure is not dropped.
+// - unique window: counted from the first dispatch. A dispatch is dropped (null) while a job of
+//   the key sent less than uniqueSeconds ago is still waiting, retrying or running (checked on the
+//   job table first, since pg-boss aligns singletonSeconds slots to the clock); pg-boss's
+//   singletonKey + singletonSeconds then settles two dispatches racing inside one slot. A slot also
+//   holds finished jobs: when every job of the key in the slot has finished (completed or failed),
+//   the dispatch is sent again without a slot, so a retry after a failure is not dropped.
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { DispatchOptions, JobDefinition, JobInfo, JobOutcome, Queue } from './queue.js';
@@ -154,13 +156,25 @@ export class PgBossQueue implements Queue {
     const envelope: Envelope = { job: def.name, payload };
     if (!opts.uniqueKey || !def.uniqueSeconds) return this.send(def, envelope, opts);
     const singletonKey = `${def.name}:${opts.uniqueKey}`;
+    const run = opts.transaction ? opts.transaction.executeSql.bind(opts.transaction) : this.executeSql;
+    // The window starts at the first dispatch: while a job of the key dispatched less than
+    // uniqueSeconds ago still waits, retries or runs, a new dispatch is dropped. pg-boss's own
+    // singletonSeconds slots are aligned to the clock (multiples of the window since the epoch), so
+    // on their own a dispatch just after a slot boundary would send a second job.
+    const { rows: pending } = await run(
+      `SELECT 1 FROM ${this.opts.schema}.job
+        WHERE name = $1 AND singleton_key = $2 AND state < 'completed'
+          AND created_on > now() - $3 * interval '1 second'
+        LIMIT 1`,
+      [def.queue, singletonKey, def.uniqueSeconds],
+    );
+    if (pending.length > 0) return null;
+    // The slot still settles two dispatches racing within one slot (one insert wins).
     const id = await this.send(def, envelope, opts, { singletonKey, singletonSeconds: def.uniqueSeconds });
     if (id) return id;
-    // The slot of this key is taken. Unique means "not while one waits or runs": when no job of the
-    // key is still created, retrying or active, send one outside the slot (same key, so the next
-    // dispatch sees it pending). Two such dispatches at the same instant could both send; handlers
-    // are idempotent.
-    const run = opts.transaction ? opts.transaction.executeSql.bind(opts.transaction) : this.executeSql;
+    // The slot of this key is taken by a job that has finished (the check above saw none waiting):
+    // unique means "not while one waits or runs", so send one outside the slot (same key, so the
+    // next dispatch sees it pending).
     const { rows } = await run(
       `SELECT 1 FROM ${this.opts.schema}.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' LIMIT 1`,
       [def.queue, singletonKey],

@@ -140,6 +140,14 @@ export class FakeActiveCampaign {
     if (key === 'POST /contact/sync') {
       const c = r.body?.contact ?? {};
       if (!c.email) return this.send(res, 422, { errors: [{ title: 'Email address is required' }] });
+      const unknown = (c.fieldValues ?? []).find(
+        (fv: { field: unknown }) => !this.fields.some((f) => f.id === String(fv.field)),
+      );
+      if (unknown) {
+        return this.send(res, 404, {
+          errors: [{ status: 404, title: 'Not Found', detail: `Field ${unknown.field} not found` }],
+        });
+      }
       let contact = this.contacts.find((x) => x.email.toLowerCase() === String(c.email).toLowerCase());
       const created = !contact;
       if (!contact) {
@@ -160,7 +168,7 @@ export class FakeActiveCampaign {
     if (key === 'POST /contactTags') {
       const ct = r.body?.contactTag ?? {};
       if (!this.tags.some((t) => t.id === String(ct.tag)))
-        return this.send(res, 422, { errors: [{ title: 'Tag not found' }] });
+        return this.send(res, 404, { errors: [{ status: 404, title: 'Not Found', detail: 'Tag not found' }] });
       if (!this.contactTags.some((x) => x.contact === String(ct.contact) && x.tag === String(ct.tag))) {
         this.contactTags.push({ contact: String(ct.contact), tag: String(ct.tag) });
       }

@@ -41,6 +41,17 @@ export const crmSyncRecords = pgTable(
   ],
 );
 
+/**
+ * Who holds the CRM person lock of a normalized e-mail: newsletter, lead and client mirrors of
+ * one e-mail take turns (across processes), so two of them never both find no person and both
+ * create one. A holder that died is overtaken once `expires_at` passes.
+ */
+export const crmPersonLocks = pgTable('crm_person_locks', {
+  email: varchar('email', { length: 255 }).primaryKey(),
+  holder: varchar('holder', { length: 64 }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
 export interface LeadDestination {
   type: 'region' | 'country';
   id?: string;

@@ -1,6 +1,18 @@
 // Tables of the ops module: recorded deployments, health check history and the cross-process
 // throttle of health notifications (see its migration range 0500 in src/db/migrations).
-import { boolean, index, jsonb, pgTable, serial, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 
 /** One row per POST /api/deployments; the dashboard shows the latest 20. */
 export const deployments = pgTable(
@@ -56,4 +68,18 @@ export const taskRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('task_runs_name_finished_at_idx').on(t.name, t.finishedAt)],
+);
+
+/**
+ * Counters shared by every process (workers count, the server's /metrics shows them), e.g.
+ * crm_sync_failed_total{model="lead"}: `labels` is the Prometheus label text without braces.
+ */
+export const opsCounters = pgTable(
+  'ops_counters',
+  {
+    name: varchar('name', { length: 100 }).notNull(),
+    labels: varchar('labels', { length: 255 }).notNull().default(''),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'ops_counters_pkey', columns: [t.name, t.labels] })],
 );

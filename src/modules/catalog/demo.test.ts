@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { ImportSection } from '../../import/section.js';
+import { generateOffers } from '../offer-generation/service.js';
 import { commands } from './commands.js';
 import { DEMO_DIR, loadDemo, mergeDocuments, resolveRelativeDates } from './demo.js';
 import { defaultSections } from './import.js';
@@ -160,4 +161,20 @@ describe('loadDemo', () => {
     expect(price).toMatchObject({ price_from: null, offers_count: 0 });
     expect((await t.app.inject(`/api/uk/en/products/${mexico.id}/configurator`)).json().data.months).toEqual([]);
   });
+
+  // last: it adds departures to the demo
+  it('includes departure rules, so offers.generate keeps the calendar moving forward', async () => {
+    const rules = await t.database.query<{ n: number }>('SELECT count(*)::int AS n FROM offer_rules');
+    expect(rules.rows[0].n).toBeGreaterThan(0);
+    const now = await generateOffers(t.app.ctx, new Date('2026-06-15T10:00:00Z'));
+    expect(now.skipped).toEqual([]);
+    expect(now.created).toBeGreaterThan(0);
+    // a year on, the rules still give departures a year ahead
+    const later = await generateOffers(t.app.ctx, new Date('2027-06-15T10:00:00Z'));
+    expect(later.created).toBeGreaterThan(0);
+    const last = await t.database.query<{ d: string }>(
+      'SELECT max(o.departure_date)::text AS d FROM offers o JOIN generated_offers g ON g.offer_id = o.id',
+    );
+    expect(last.rows[0].d > '2028-06-01').toBe(true);
+  }, 120_000);
 });

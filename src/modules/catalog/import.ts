@@ -10,10 +10,14 @@ import { catalogRevision } from '../../db/schema/index.js';
 import type { FieldChange } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
 import { contentSection } from '../content/import.js';
+import { offerRulesSection } from '../offer-generation/import-section.js';
 import { catalogSection } from './import-section.js';
 
-/** The sections the importer knows, in apply order: content links to catalog templates. */
-export const defaultSections: ImportSection[] = [catalogSection, contentSection];
+/**
+ * The sections the importer knows, in apply order: content links to catalog templates; departure
+ * rules to market products.
+ */
+export const defaultSections: ImportSection[] = [catalogSection, contentSection, offerRulesSection];
 
 export interface ImportOptions {
   sections?: ImportSection[];
@@ -202,7 +206,7 @@ export async function runImport(database: Database, doc: unknown, opts: ImportOp
 
 type Executor = Pick<Database['db'], 'execute'>;
 
-async function bumpRevision(tx: Executor): Promise<void> {
+export async function bumpRevision(tx: Executor): Promise<void> {
   await tx.execute(
     sql`INSERT INTO catalog_revision (id, revision, updated_at) VALUES (1, 1, now())
         ON CONFLICT (id) DO UPDATE SET revision = catalog_revision.revision + 1, updated_at = now()`,

@@ -117,6 +117,18 @@ describe('crm:retry-failed', () => {
     expect(r.code).toBe(0);
     expect(await queued()).toEqual([{ job: 'lead.crm-push', payload: { leadId: lead.id } }]);
   });
+
+  it('crm:retry-failed --force says it is refused for subscribers and leads, and carries on', async () => {
+    const failed = await addSubscriber(database);
+    await track('newsletter_subscriber', failed.id, 'Failed');
+    const r = await cli(['crm:retry-failed', '--model=newsletter_subscriber', '--force']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/--force is refused for newsletter_subscriber/);
+    expect(r.out).toMatch(/1 dispatched/);
+    const l = await cli(['crm:retry-failed', '--model=lead', '--force']);
+    expect(l.code).toBe(0);
+    expect(l.out).toMatch(/--force is refused for lead/);
+  });
 });
 
 describe('crm:sync-all', () => {
@@ -203,7 +215,7 @@ describe('crm:reconcile', () => {
 
   it('waits out a 429 and carries on', async () => {
     const sub = await addSubscriber(database);
-    fake.fail({ path: '/v1/persons/search' }, { status: 429, retryAfter: '1' });
+    fake.fail({ path: '/api/v2/persons/search' }, { status: 429, retryAfter: '1' });
     const r = await cli(['crm:reconcile']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('rate limited by the CRM, waiting 1 s');
@@ -214,7 +226,7 @@ describe('crm:reconcile', () => {
     await addSubscriber(database);
     const r = await cli(['crm:reconcile'], { CRM_API_TOKEN: 'wrong' });
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/crm:reconcile stopped: GET \/persons\/search: HTTP 401/);
+    expect(r.err).toMatch(/crm:reconcile stopped: GET \/api\/v2\/persons\/search: HTTP 401/);
     expect(r.err).not.toContain('wrong');
   });
 });

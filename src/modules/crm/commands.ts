@@ -4,10 +4,8 @@ import type { CliContext, Command, ParsedArgs } from '../../platform/cli.js';
 import { AppError } from '../../platform/errors.js';
 import type { Queue } from '../../platform/queue.js';
 import { PgBossQueue } from '../../platform/queue-pgboss.js';
-import { leadCrmDispatchOptions, leadCrmPushJob } from '../leads/jobs.js';
 import { leadIdsAfter } from '../leads/repository.js';
 import { type Subscriber, setCrmPersonId, subscriberIdsAfter, subscribersAfter } from '../newsletter/repository.js';
-import { newsletterCrmDispatchOptions, newsletterCrmSyncJob } from './jobs.js';
 import { dispatcher, dispatchRecords } from './monitor.js';
 import { CrmError, type CrmPerson } from './pipedrive.js';
 import {
@@ -15,7 +13,6 @@ import {
   ensureRecord,
   findRecord,
   latestRecords,
-  recordsIn,
   type SyncRecord,
   unsyncedAmong,
 } from './repository.js';
@@ -73,6 +70,15 @@ export interface CrmCommandOptions {
   maxRateLimitWait?: number;
 }
 
+/** Spec 3: `--force` is refused (downgraded) for subscribers and leads; say so rather than ignore it. */
+function refuseForce(args: { options: Record<string, unknown> }, cli: { out(line: string): void }, model: string) {
+  if (args.options.force === undefined) return;
+  cli.out(
+    `--force is refused for ${model}: synced rows are not sent again (the CRM's data and the original ` +
+      'consent are kept). Continuing without --force.',
+  );
+}
+
 export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Command> {
   const openQueue = opts.openQueue ?? openDispatchQueue;
 
@@ -86,6 +92,7 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
       if (status !== 'failed' && status !== 'pending' && status !== 'all') {
         return usageError(cli, retryFailed, '--status must be failed, pending or all');
       }
+      refuseForce(args, cli, model);
       if (!requireToken(cli)) return 1;
       const statuses = statusesFor(status as RetryScope);
       const handle = await openQueue(cli);
@@ -105,12 +112,7 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
     async run(args, cli) {
       const model = modelOf(args);
       if (!model) return usageError(cli, syncAll, '--model must be newsletter_subscriber or lead');
-      if (args.options.force !== undefined) {
-        cli.out(
-          `--force is refused for ${model}: synced rows are not sent again (the CRM's data and the original ` +
-            'consent are kept). Continuing without --force.',
-        );
-      }
+      refuseForce(args, cli, model);
       if (!requireToken(cli)) return 1;
       const handle = await openQueue(cli);
       try {

@@ -30,18 +30,18 @@ describe('newsletter CRM mirror on the queue', () => {
     expect(await dispatchNewsletterCrmSync(ctx.queue, ctx, { subscriberId: sub.id, phoneOnly: false })).toBeNull();
     await waitFor(async () => (await record(sub.id))?.status === 'Synced', 15_000);
     const personId = Number((await record(sub.id))!.remoteId);
-    expect(fake.persons.get(personId)?.phone[0].value).toBe('');
+    expect(fake.persons.get(personId)?.phones).toEqual([]);
 
     await t.database.query('UPDATE newsletter_subscribers SET phone = $1 WHERE id = $2', ['+34 600 700 800', sub.id]);
     const phone = await dispatchNewsletterCrmSync(ctx.queue, ctx, { subscriberId: sub.id, phoneOnly: true });
     expect(phone).not.toBeNull();
-    await waitFor(() => fake.persons.get(personId)?.phone[0].value === '+34 600 700 800', 15_000);
-    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/persons')).toHaveLength(1);
+    await waitFor(() => fake.persons.get(personId)?.phones[0]?.value === '+34 600 700 800', 15_000);
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/persons')).toHaveLength(1);
   });
 
   it('a 429 releases the job without using a try; it completes after Retry-After', async () => {
     const sub = await addSubscriber(t.database);
-    fake.fail({ path: '/v1/persons/search' }, { status: 429, retryAfter: '1' });
+    fake.fail({ path: '/api/v2/persons/search' }, { status: 429, retryAfter: '1' });
     const ctx = t.app.ctx;
     const id = await dispatchNewsletterCrmSync(ctx.queue, ctx, { subscriberId: sub.id, phoneOnly: false });
     await waitFor(async () => (await record(sub.id))?.status === 'Synced', 20_000);
@@ -55,7 +55,7 @@ describe('newsletter CRM mirror on the queue', () => {
 
   it('a 401 fails the job for good: record Failed, pg-boss job failed, no retry', async () => {
     const sub = await addSubscriber(t.database);
-    fake.fail({ path: '/v1/persons/search' }, { status: 401 });
+    fake.fail({ path: '/api/v2/persons/search' }, { status: 401 });
     const ctx = t.app.ctx;
     const id = await dispatchNewsletterCrmSync(ctx.queue, ctx, { subscriberId: sub.id, phoneOnly: false });
     const state = async () =>

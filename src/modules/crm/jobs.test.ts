@@ -113,26 +113,28 @@ describe('steps 2-4: resolve, create, enrich', () => {
     expect(result).toEqual({ kind: 'done' });
 
     const search = fake.calls()[0];
-    expect(search).toMatchObject({ method: 'GET', path: '/v1/persons/search' });
+    expect(search).toMatchObject({ method: 'GET', path: '/api/v2/persons/search' });
     expect(search.query).toMatchObject({
       term: sub.email,
       fields: 'email',
       exact_match: 'true',
-      api_token: fake.token,
     });
+    // the token travels in the header, never in the URL (Pipedrive API v2)
+    expect(search.query.api_token).toBeUndefined();
+    expect(search.headers['x-api-token']).toBe(fake.token);
 
-    const create = fake.calls().find((r) => r.method === 'POST' && r.path === '/v1/persons')!;
+    const create = fake.calls().find((r) => r.method === 'POST' && r.path === '/api/v2/persons')!;
     expect(create.body).toMatchObject({
       name: 'Ana López',
-      email: [{ value: sub.email, primary: true }],
-      phone: [{ value: '+34 600 111 222', primary: true }],
+      emails: [{ value: sub.email, primary: true }],
+      phones: [{ value: '+34 600 111 222', primary: true }],
     });
     const person = fake.persons.get(after.crmPersonId!)!;
     expect(fake.personCustom(person, 'Consent Given At')).toBe('2026-06-01');
     expect(fake.personCustom(person, 'Privacy Policy Version')).toBe('v1.0');
     expect(fake.personCustom(person, 'Consent IP')).toBe('203.0.113.7');
     // the fields were created under the person schema with their types
-    expect(fake.personFields.find((f) => f.name === 'Consent Given At')?.field_type).toBe('date');
+    expect(fake.personFields.find((f) => f.field_name === 'Consent Given At')?.field_type).toBe('date');
 
     expect(record).toMatchObject({ status: 'Synced', remoteId: String(person.id), attempts: 1, lastError: null });
   });
@@ -143,10 +145,10 @@ describe('steps 2-4: resolve, create, enrich', () => {
     const b = await addSubscriber(database);
     await syncSubscriber(deps, { subscriberId: a.id, phoneOnly: false });
     await syncSubscriber(deps, { subscriberId: b.id, phoneOnly: false });
-    const creates = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/persons');
-    expect(creates[0].body.phone).toBeUndefined();
+    const creates = fake.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/persons');
+    expect(creates[0].body.phones).toBeUndefined();
     expect(Object.values(creates[0].body)).not.toContain(null);
-    expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/v1/personFields')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/personFields')).toHaveLength(1);
   });
 
   it('concurrent jobs on a fresh account create each custom field once', async () => {
@@ -158,8 +160,8 @@ describe('steps 2-4: resolve, create, enrich', () => {
         subs.map((s) => syncSubscriber(deps, { subscriberId: s.id, phoneOnly: false })),
       );
       expect(results).toEqual([{ kind: 'done' }, { kind: 'done' }, { kind: 'done' }]);
-      const created = fresh.requests.filter((r) => r.method === 'POST' && r.path === '/v1/personFields');
-      expect(created.map((r) => r.body.name).sort()).toEqual([
+      const created = fresh.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/personFields');
+      expect(created.map((r) => r.body.field_name).sort()).toEqual([
         'Consent Given At',
         'Consent IP',
         'Privacy Policy Version',
@@ -176,19 +178,19 @@ describe('steps 2-4: resolve, create, enrich', () => {
     expect(result).toEqual({ kind: 'done' });
     expect(after.crmPersonId).toBe(existing.id);
     expect(record).toMatchObject({ status: 'Synced', remoteId: String(existing.id) });
-    expect(fake.calls().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/persons/search']);
+    expect(fake.calls().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/persons/search']);
     expect(existing.name).toBe('Sales Name');
-    expect(existing.phone[0].value).toBe('+1 555 0100');
+    expect(existing.phones[0]?.value).toBe('+1 555 0100');
   });
 
   it('a hit with an empty phone gets the local phone, and nothing else is sent', async () => {
     const sub = await addSubscriber(database, { phone: '+34 622 333 444' });
     const existing = fake.addPerson({ name: 'Sales Name', email: sub.email });
     const { record } = await run(sub.id);
-    const put = fake.calls().find((r) => r.method === 'PUT')!;
-    expect(put.path).toBe(`/v1/persons/${existing.id}`);
-    expect(put.body).toEqual({ phone: [{ value: '+34 622 333 444', primary: true, label: 'mobile' }] });
-    expect(existing.phone[0].value).toBe('+34 622 333 444');
+    const patch = fake.calls().find((r) => r.method === 'PATCH')!;
+    expect(patch.path).toBe(`/api/v2/persons/${existing.id}`);
+    expect(patch.body).toEqual({ phones: [{ value: '+34 622 333 444', primary: true, label: 'mobile' }] });
+    expect(existing.phones[0]?.value).toBe('+34 622 333 444');
     expect(existing.name).toBe('Sales Name');
     expect(record?.status).toBe('Synced');
   });
@@ -202,8 +204,8 @@ describe('steps 2-4: resolve, create, enrich', () => {
       .where(eq(newsletterSubscribers.id, sub.id));
     const { record } = await run(sub.id);
     expect(fake.calls().map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /v1/persons/${existing.id}`,
-      `PUT /v1/persons/${existing.id}`,
+      `GET /api/v2/persons/${existing.id}`,
+      `PATCH /api/v2/persons/${existing.id}`,
     ]);
     expect(record).toMatchObject({ status: 'Synced', remoteId: String(existing.id) });
   });
@@ -211,7 +213,7 @@ describe('steps 2-4: resolve, create, enrich', () => {
   it('saves the link before the phone step, so a retry after a failure there creates nobody', async () => {
     const sub = await addSubscriber(database, { phone: '+34 644 555 666' });
     const existing = fake.addPerson({ name: 'Sales', email: sub.email });
-    fake.fail({ method: 'PUT', path: /^\/v1\/persons\/\d+$/ }, { hang: true });
+    fake.fail({ method: 'PATCH', path: /^\/api\/v2\/persons\/\d+$/ }, { hang: true });
     const first = await run(sub.id);
     expect(first.result.kind).toBe('retry');
     expect(first.sub.crmPersonId).toBe(existing.id);
@@ -221,8 +223,8 @@ describe('steps 2-4: resolve, create, enrich', () => {
     const second = await run(sub.id);
     expect(second.result).toEqual({ kind: 'done' });
     expect(fake.calls().map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /v1/persons/${existing.id}`,
-      `PUT /v1/persons/${existing.id}`,
+      `GET /api/v2/persons/${existing.id}`,
+      `PATCH /api/v2/persons/${existing.id}`,
     ]);
     expect(second.record).toMatchObject({ status: 'Synced', attempts: 2 });
   });
@@ -243,7 +245,7 @@ describe('phone-only delivery', () => {
     await setRecord(sub.id, { status: 'Synced', remoteId: String(p.id) });
     const first = await run(sub.id, true);
     expect(first.result).toEqual({ kind: 'done' });
-    expect(p.phone[0].value).toBe('+34 666 000 000');
+    expect(p.phones[0]?.value).toBe('+34 666 000 000');
 
     const sub2 = await addSubscriber(database, { phone: '+34 677 000 000' });
     const p2 = fake.addPerson({ name: 'Y', email: sub2.email, phone: '+49 1' });
@@ -251,14 +253,14 @@ describe('phone-only delivery', () => {
     fake.reset();
     await run(sub2.id, true);
     expect(fake.calls().map((r) => r.method)).toEqual(['GET']);
-    expect(p2.phone[0].value).toBe('+49 1');
+    expect(p2.phones[0]?.value).toBe('+49 1');
   });
 });
 
 describe('failure classes', () => {
   it('429 with Retry-After: released for that delay, record stays Pending with the error, no try used', async () => {
     const sub = await addSubscriber(database);
-    fake.fail({ path: '/v1/persons/search' }, { status: 429, retryAfter: '30' });
+    fake.fail({ path: '/api/v2/persons/search' }, { status: 429, retryAfter: '30' });
     const { result, record, logger } = await run(sub.id);
     expect(result).toMatchObject({ kind: 'release', seconds: 30 });
     expect(record).toMatchObject({ status: 'Pending', attempts: 0 });
@@ -268,7 +270,7 @@ describe('failure classes', () => {
 
   it('429 without Retry-After: released for 10 s', async () => {
     const sub = await addSubscriber(database);
-    fake.fail({ path: '/v1/persons/search' }, { status: 429 });
+    fake.fail({ path: '/api/v2/persons/search' }, { status: 429 });
     const { result } = await run(sub.id);
     expect(result).toMatchObject({ kind: 'release', seconds: 10 });
   });
@@ -276,7 +278,7 @@ describe('failure classes', () => {
   for (const status of [401, 403, 400, 422, 500] as const) {
     it(`HTTP ${status}: Failed, not retried, reported at error`, async () => {
       const sub = await addSubscriber(database);
-      fake.fail({ method: 'POST', path: '/v1/persons' }, { status });
+      fake.fail({ method: 'POST', path: '/api/v2/persons' }, { status });
       const { result, record, logger } = await run(sub.id);
       expect(result.kind).toBe('fail');
       expect(record).toMatchObject({ status: 'Failed', attempts: 1 });
@@ -295,7 +297,7 @@ describe('failure classes', () => {
 
   it('a time-out: Failed and retried by backoff, not reported', async () => {
     const sub = await addSubscriber(database);
-    fake.fail({ path: '/v1/persons/search' }, { hang: true });
+    fake.fail({ path: '/api/v2/persons/search' }, { hang: true });
     const { result, record, logger } = await run(sub.id);
     expect(result.kind).toBe('retry');
     expect(record).toMatchObject({ status: 'Failed', attempts: 1 });
@@ -305,7 +307,7 @@ describe('failure classes', () => {
 
   it('a connection reset or refused: Failed and retried', async () => {
     const sub = await addSubscriber(database);
-    fake.fail({ path: '/v1/persons/search' }, { reset: true });
+    fake.fail({ path: '/api/v2/persons/search' }, { reset: true });
     expect((await run(sub.id)).result.kind).toBe('retry');
     const sub2 = await addSubscriber(database);
     const refused = await run(sub2.id, false, { CRM_API_URL: 'http://127.0.0.1:9' });
@@ -315,7 +317,7 @@ describe('failure classes', () => {
 
   it('retries exhausted: Failed, logged at error', async () => {
     const sub = await addSubscriber(database);
-    fake.fail({ path: '/v1/persons/search' }, { hang: true });
+    fake.fail({ path: '/api/v2/persons/search' }, { hang: true });
     const { job, logger, record } = await run(sub.id);
     expect(record?.status).toBe('Failed');
     await job.onExhausted!({ subscriberId: sub.id, phoneOnly: false }, { ...info, attempt: 3 }, 'timed out');

@@ -14,6 +14,7 @@ import {
   markExhausted,
   pipedriveFor,
   syncRecordFor,
+  withPersonLock,
 } from './service.js';
 
 export interface NewsletterCrmPayload {
@@ -39,7 +40,7 @@ export function newsletterCrmSyncJob(deps: CrmDeps): JobDefinition<NewsletterCrm
   return {
     name: NEWSLETTER_CRM_JOB,
     ...crmSyncJobSettings(deps),
-    handler: (payload) => syncSubscriber(deps, payload),
+    handler: (payload, job) => syncSubscriber(deps, payload, job.signal),
     onExhausted: (payload, _job, error) => markExhausted(deps, 'newsletter_subscriber', payload.subscriberId, error),
   };
 }
@@ -86,7 +87,11 @@ export function consentValues(c: {
   return values;
 }
 
-export async function syncSubscriber(deps: CrmDeps, payload: NewsletterCrmPayload): Promise<JobOutcome> {
+export async function syncSubscriber(
+  deps: CrmDeps,
+  payload: NewsletterCrmPayload,
+  signal?: AbortSignal,
+): Promise<JobOutcome> {
   const { log } = deps;
   const db = deps.database.db;
   const now = () => (deps.clock?.now() ?? new Date()) as Date;
@@ -111,38 +116,41 @@ export async function syncSubscriber(deps: CrmDeps, payload: NewsletterCrmPayloa
     return outcome.done();
   }
 
-  const client = pipedriveFor(deps);
+  const client = pipedriveFor(deps, signal);
   try {
-    let person: CrmPerson | null;
-    if (linkedId) {
-      person = await client.getPerson(linkedId);
-    } else {
-      person = await client.findPersonByEmail(sub.email);
-      if (person) {
-        // saved before the phone step, so a retry after a failure there does not look again
-        await setCrmPersonId(db, sub.id, person.id, now());
-        record = (await applyEvent(deps, record, { type: 'linked', remoteId: String(person.id) })) ?? record;
+    // one person per e-mail: a lead or client mirror of the same e-mail waits its turn
+    return await withPersonLock(deps, sub.email, signal, async () => {
+      let person: CrmPerson | null;
+      if (linkedId) {
+        person = await client.getPerson(linkedId);
+      } else {
+        person = await client.findPersonByEmail(sub.email);
+        if (person) {
+          // saved before the phone step, so a retry after a failure there does not look again
+          await setCrmPersonId(db, sub.id, person.id, now());
+          record = (await applyEvent(deps, record, { type: 'linked', remoteId: String(person.id) })) ?? record;
+        }
       }
-    }
 
-    if (!person) {
-      if (payload.phoneOnly) {
-        log.info(ctx, 'CRM sync: phone-only delivery found no CRM person; it never creates one');
-        return outcome.ignore('no CRM person for a phone-only delivery');
+      if (!person) {
+        if (payload.phoneOnly) {
+          log.info(ctx, 'CRM sync: phone-only delivery found no CRM person; it never creates one');
+          return outcome.ignore('no CRM person for a phone-only delivery');
+        }
+        const created = await client.createPerson(newPerson(sub), Object.values(CONSENT_FIELDS));
+        await setCrmPersonId(db, sub.id, created.id, now());
+        await applyEvent(deps, record, { type: 'delivered', remoteId: String(created.id) });
+        log.info({ ...ctx, personId: created.id }, 'CRM sync: person created');
+        return outcome.done();
       }
-      const created = await client.createPerson(newPerson(sub), Object.values(CONSENT_FIELDS));
-      await setCrmPersonId(db, sub.id, created.id, now());
-      await applyEvent(deps, record, { type: 'delivered', remoteId: String(created.id) });
-      log.info({ ...ctx, personId: created.id }, 'CRM sync: person created');
+
+      if (sub.phone && person.phones.length === 0) {
+        await client.setPersonPhone(person.id, sub.phone);
+        log.info({ ...ctx, personId: person.id }, 'CRM sync: empty CRM phone filled');
+      }
+      await applyEvent(deps, record, { type: 'delivered', remoteId: String(person.id) });
       return outcome.done();
-    }
-
-    if (sub.phone && person.phones.length === 0) {
-      await client.setPersonPhone(person.id, sub.phone);
-      log.info({ ...ctx, personId: person.id }, 'CRM sync: empty CRM phone filled');
-    }
-    await applyEvent(deps, record, { type: 'delivered', remoteId: String(person.id) });
-    return outcome.done();
+    });
   } catch (err) {
     record = await currentRecord(deps, record);
     return failureOutcome(deps, record, err);

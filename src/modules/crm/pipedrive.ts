@@ -1,10 +1,14 @@
-// A thin typed client for the parts of the Pipedrive v1 API the mirror uses, on Node's fetch.
-// Authentication is the `api_token` query parameter; every call has a time-out; every failure
-// is classified once here so jobs only map a class to an outcome:
+// A thin typed client for the parts of the Pipedrive API the mirror uses, on Node's fetch.
+// Persons, person fields and deal fields are on API v2 (`/api/v2/...`: `emails`/`phones` arrays,
+// custom fields under `custom_fields`, PATCH for updates, cursor pagination); leads have no v2 yet
+// and stay on `/v1/leads`, whose custom values are top-level keys from the deal field schema.
+// Authentication is the `x-api-token` header, never the URL; every call has a time-out and
+// follows the caller's AbortSignal (a job's time-out); every failure is classified once here so
+// jobs only map a class to an outcome:
 //   rate_limited  429, with the Retry-After delay in seconds
 //   connection    no HTTP answer: refused, reset, DNS, time-out
 //   rejected      any other non-2xx (401/403, 400/422, 404 elsewhere, 5xx) or a 2xx without what we need
-//   deleted       the linked person is gone: 404/410 on /persons/{id}, or active_flag false
+//   deleted       the linked person is gone: 404/410 on /persons/{id}, or is_deleted true
 import { retryAfterSeconds } from './rules.js';
 
 export type CrmFailureKind = 'rate_limited' | 'connection' | 'rejected' | 'deleted';
@@ -58,6 +62,8 @@ export interface PipedriveOptions {
   timeoutMs?: number;
   now?: () => Date;
   fieldCache?: FieldKeyCache;
+  /** aborts every call (a job's time-out) */
+  signal?: AbortSignal;
 }
 
 type FieldSchema = 'personFields' | 'dealFields';
@@ -118,15 +124,21 @@ interface Envelope<T> {
   data?: T;
   error?: string;
   error_info?: string;
-  additional_data?: { pagination?: { more_items_in_collection?: boolean; next_start?: number } };
+  additional_data?: { next_cursor?: string | null };
+}
+
+interface RawContact {
+  value?: string;
+  primary?: boolean;
+  label?: string;
 }
 
 interface RawPerson {
   id: number;
   name?: string;
-  active_flag?: boolean;
-  email?: { value?: string }[] | string;
-  phone?: { value?: string }[] | string;
+  is_deleted?: boolean;
+  emails?: RawContact[];
+  phones?: RawContact[];
 }
 
 interface RawSearchItem {
@@ -134,23 +146,26 @@ interface RawSearchItem {
 }
 
 interface RawField {
-  key: string;
-  name: string;
+  field_code: string;
+  field_name: string;
 }
 
-function values(list: { value?: string }[] | string | undefined): string[] {
-  if (typeof list === 'string') return list.trim() ? [list.trim()] : [];
+function values(list: RawContact[] | undefined): string[] {
   return (list ?? []).map((e) => (e.value ?? '').trim()).filter(Boolean);
 }
 
+function toPerson(raw: RawPerson, fallbackName = ''): CrmPerson {
+  return { id: raw.id, name: raw.name ?? fallbackName, emails: values(raw.emails), phones: values(raw.phones) };
+}
+
 export class PipedriveClient {
-  private readonly base: string;
+  private readonly root: string;
   private readonly timeoutMs: number;
   private readonly now: () => Date;
   private readonly fieldCache: FieldKeyCache;
 
   constructor(private readonly opts: PipedriveOptions) {
-    this.base = `${opts.apiUrl.replace(/\/+$/, '')}/v1`;
+    this.root = opts.apiUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.now = opts.now ?? (() => new Date());
     this.fieldCache = opts.fieldCache ?? sharedFieldKeys;
@@ -158,28 +173,37 @@ export class PipedriveClient {
 
   /** The person behind a linked id; CrmError('deleted') when the CRM no longer has it. */
   async getPerson(id: number): Promise<CrmPerson> {
-    const person = await this.call<RawPerson>('GET', `/persons/${id}`, undefined, { goneMeansDeleted: true });
+    const person = await this.call<RawPerson>('GET', `/api/v2/persons/${id}`, undefined, { goneMeansDeleted: true });
     if (!person || typeof person.id !== 'number') throw new CrmError('rejected', `GET /persons/${id}: no person`);
-    if (person.active_flag === false) throw new CrmError('deleted', `person ${id} is deleted in the CRM`);
-    return { id: person.id, name: person.name ?? '', emails: values(person.email), phones: values(person.phone) };
+    if (person.is_deleted === true) throw new CrmError('deleted', `person ${id} is deleted in the CRM`);
+    return toPerson(person);
   }
 
   /** The first person whose email matches exactly (Pipedrive matches case-insensitively). */
   async findPersonByEmail(email: string): Promise<CrmPerson | null> {
-    const query = { term: email, fields: 'email', exact_match: 'true', limit: '10' };
-    const data = await this.call<{ items?: RawSearchItem[] }>('GET', '/persons/search', undefined, { query });
     const wanted = email.trim().toLowerCase();
-    for (const hit of data?.items ?? []) {
-      const item = hit.item;
-      if (!item || typeof item.id !== 'number') continue;
-      const emails = (item.emails ?? []).map((e) => e.trim()).filter(Boolean);
-      if (!emails.some((e) => e.toLowerCase() === wanted)) continue;
-      return {
-        id: item.id,
-        name: item.name ?? '',
-        emails,
-        phones: (item.phones ?? []).map((p) => p.trim()).filter(Boolean),
-      };
+    let cursor: string | undefined;
+    // exact matches on one e-mail are few; a couple of pages covers every real account
+    for (let page = 0; page < 5; page++) {
+      const query: Record<string, string> = { term: email, fields: 'email', exact_match: 'true', limit: '100' };
+      if (cursor) query.cursor = cursor;
+      const env = await this.request<{ items?: RawSearchItem[] }>('GET', '/api/v2/persons/search', undefined, {
+        query,
+      });
+      for (const hit of env.data?.items ?? []) {
+        const item = hit.item;
+        if (!item || typeof item.id !== 'number') continue;
+        const emails = (item.emails ?? []).map((e) => e.trim()).filter(Boolean);
+        if (!emails.some((e) => e.toLowerCase() === wanted)) continue;
+        return {
+          id: item.id,
+          name: item.name ?? '',
+          emails,
+          phones: (item.phones ?? []).map((p) => p.trim()).filter(Boolean),
+        };
+      }
+      cursor = env.additional_data?.next_cursor ?? undefined;
+      if (!cursor) break;
     }
     return null;
   }
@@ -187,30 +211,31 @@ export class PipedriveClient {
   async createPerson(p: NewPerson, fields: FieldSpec[] = []): Promise<CrmPerson> {
     const body: Record<string, unknown> = {
       name: p.name,
-      email: [{ value: p.email, primary: true, label: 'work' }],
+      emails: [{ value: p.email, primary: true, label: 'work' }],
     };
-    if (p.phone) body.phone = [{ value: p.phone, primary: true, label: 'mobile' }];
-    Object.assign(body, await this.customValues('personFields', fields, p.custom));
-    const person = await this.call<RawPerson>('POST', '/persons', body);
+    if (p.phone) body.phones = [{ value: p.phone, primary: true, label: 'mobile' }];
+    const custom = await this.customValues('personFields', fields, p.custom);
+    if (Object.keys(custom).length) body.custom_fields = custom;
+    const person = await this.call<RawPerson>('POST', '/api/v2/persons', body);
     if (!person || typeof person.id !== 'number') throw new CrmError('rejected', 'POST /persons: answer without id');
-    return { id: person.id, name: person.name ?? p.name, emails: values(person.email), phones: values(person.phone) };
+    return toPerson(person, p.name);
   }
 
   /** Sets the person's phone; only called when the CRM person has none. */
   async setPersonPhone(id: number, phone: string): Promise<void> {
     await this.call<RawPerson>(
-      'PUT',
-      `/persons/${id}`,
-      { phone: [{ value: phone, primary: true, label: 'mobile' }] },
+      'PATCH',
+      `/api/v2/persons/${id}`,
+      { phones: [{ value: phone, primary: true, label: 'mobile' }] },
       { goneMeansDeleted: true },
     );
   }
 
-  /** Creates a lead in the Leads Inbox; returns its UUID. */
+  /** Creates a lead in the Leads Inbox (API v1: leads have no v2); returns its UUID. */
   async createLead(l: NewLead, fields: FieldSpec[] = []): Promise<string> {
     const body: Record<string, unknown> = { title: l.title, person_id: l.personId };
     Object.assign(body, await this.customValues('dealFields', fields, l.custom));
-    const lead = await this.call<{ id?: string }>('POST', '/leads', body);
+    const lead = await this.call<{ id?: string }>('POST', '/v1/leads', body);
     if (!lead || typeof lead.id !== 'string' || !lead.id)
       throw new CrmError('rejected', 'POST /leads: answer without id');
     return lead.id;
@@ -231,7 +256,7 @@ export class PipedriveClient {
   }
 
   async fieldKeys(schema: FieldSchema, fields: FieldSpec[]): Promise<Map<string, string>> {
-    const account = `${this.base}|${this.opts.apiToken.slice(0, 8)}`;
+    const account = `${this.root}|${this.opts.apiToken.slice(0, 8)}`;
     const cached = this.fieldCache.get(account, schema, this.now().getTime());
     if (cached && fields.every((f) => cached.has(f.name.toLowerCase()))) return cached;
     // one resolution at a time per account and schema in this process, so concurrent jobs on a
@@ -243,9 +268,12 @@ export class PipedriveClient {
       const keys = await this.readFieldSchema(schema);
       for (const f of fields) {
         if (keys.has(f.name.toLowerCase())) continue;
-        const created = await this.call<RawField>('POST', `/${schema}`, { name: f.name, field_type: f.type });
-        if (!created?.key) throw new CrmError('rejected', `POST /${schema}: answer without key`);
-        keys.set(f.name.toLowerCase(), created.key);
+        const created = await this.call<RawField>('POST', `/api/v2/${schema}`, {
+          field_name: f.name,
+          field_type: f.type,
+        });
+        if (!created?.field_code) throw new CrmError('rejected', `POST /${schema}: answer without field_code`);
+        keys.set(f.name.toLowerCase(), created.field_code);
       }
       this.fieldCache.set(account, schema, keys, this.now().getTime());
       return keys;
@@ -254,24 +282,22 @@ export class PipedriveClient {
     return has(resolved) ? resolved : this.fieldKeys(schema, fields);
   }
 
+  /** The whole field schema, page by page (v2 cursor pagination). */
   private async readFieldSchema(schema: FieldSchema): Promise<Map<string, string>> {
     const keys = new Map<string, string>();
-    let start = 0;
+    let cursor: string | undefined;
     for (let page = 0; page < 20; page++) {
-      const { data, more, next } = await this.page<RawField[]>(`/${schema}`, { start: String(start), limit: '500' });
-      for (const f of data ?? []) {
-        if (f?.name && f.key && !keys.has(f.name.toLowerCase())) keys.set(f.name.toLowerCase(), f.key);
+      const query: Record<string, string> = { limit: '500' };
+      if (cursor) query.cursor = cursor;
+      const env = await this.request<RawField[]>('GET', `/api/v2/${schema}`, undefined, { query });
+      for (const f of env.data ?? []) {
+        const name = f?.field_name?.toLowerCase();
+        if (name && f.field_code && !keys.has(name)) keys.set(name, f.field_code);
       }
-      if (!more || next === undefined) break;
-      start = next;
+      cursor = env.additional_data?.next_cursor ?? undefined;
+      if (!cursor) break;
     }
     return keys;
-  }
-
-  private async page<T>(path: string, query: Record<string, string>) {
-    const env = await this.request<T>('GET', path, undefined, { query });
-    const p = env.additional_data?.pagination;
-    return { data: env.data, more: p?.more_items_in_collection === true, next: p?.next_start };
   }
 
   private async call<T>(
@@ -289,33 +315,39 @@ export class PipedriveClient {
     body: unknown,
     opts: { query?: Record<string, string>; goneMeansDeleted?: boolean },
   ): Promise<Envelope<T>> {
-    const url = new URL(this.base + path);
+    const url = new URL(this.root + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-    url.searchParams.set('api_token', this.opts.apiToken);
-    const what = `${method} ${path}`; // never the URL: it carries the token
+    const what = `${method} ${path}`;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = this.opts.signal ? AbortSignal.any([timeout, this.opts.signal]) : timeout;
+    const why = () =>
+      this.opts.signal?.aborted ? `stopped: ${reasonOf(this.opts.signal)}` : `timed out after ${this.timeoutMs} ms`;
     let res: Response;
     try {
       res = await fetch(url, {
         method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          accept: 'application/json',
+          'x-api-token': this.opts.apiToken,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal,
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      const reason =
-        e.name === 'TimeoutError' || e.name === 'AbortError'
-          ? `timed out after ${this.timeoutMs} ms`
-          : (e.cause?.code ?? e.message);
+      const aborted = this.opts.signal?.aborted || e.name === 'TimeoutError' || e.name === 'AbortError';
+      const reason = aborted ? why() : (e.cause?.code ?? e.message);
       throw new CrmError('connection', `${what}: ${reason}`);
     }
     let text: string;
     try {
       text = await res.text();
     } catch (err) {
+      const name = (err as Error).name;
       throw new CrmError(
         'connection',
-        `${what}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : 'body lost'}`,
+        `${what}: ${this.opts.signal?.aborted || name === 'TimeoutError' || name === 'AbortError' ? why() : 'body lost'}`,
       );
     }
     let env: Envelope<T> = {};
@@ -326,6 +358,7 @@ export class PipedriveClient {
     }
     const detail = env.error ? `: ${env.error}${env.error_info ? ` (${env.error_info})` : ''}` : '';
     if (res.status === 429) {
+      // the spec's rule: Retry-After, else 10 s (x-ratelimit-reset is the 2 s burst window only)
       const wait = retryAfterSeconds(res.headers.get('retry-after'), this.now());
       throw new CrmError('rate_limited', `${what}: HTTP 429 rate limited${detail}`, 429, wait);
     }
@@ -336,4 +369,9 @@ export class PipedriveClient {
     if (env.success === false) throw new CrmError('rejected', `${what}: HTTP ${res.status} unsuccessful${detail}`);
     return env;
   }
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const r = signal.reason as unknown;
+  return r instanceof Error ? r.message : String(r ?? 'aborted');
 }

@@ -1,8 +1,8 @@
 // SQL of the CRM mirror's sync records. The mirrored rows (subscribers, leads, clients) are read
 // and linked through their own modules' functions.
-import { and, asc, desc, eq, gt, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { type CrmModelType, type CrmSyncStatus, crmSyncRecords } from '../../db/schema/index.js';
+import { type CrmModelType, type CrmSyncStatus, crmPersonLocks, crmSyncRecords } from '../../db/schema/index.js';
 import type { SyncState } from './rules.js';
 
 export type SyncRecord = typeof crmSyncRecords.$inferSelect;
@@ -144,6 +144,28 @@ export async function deleteRecords(db: DbOrTx, modelType: CrmModelType, modelId
   await db
     .delete(crmSyncRecords)
     .where(and(eq(crmSyncRecords.modelType, modelType), inArray(crmSyncRecords.modelId, modelIds)));
+}
+
+/**
+ * Takes the person lock of `email` for `holder` when it is free or its holder's time ran out.
+ * One atomic upsert (database time), so of several processes racing only one gets it.
+ */
+export async function claimPersonLock(db: DbOrTx, email: string, holder: string, seconds: number): Promise<boolean> {
+  const until = sql`now() + ${seconds} * interval '1 second'`;
+  const rows = await db
+    .insert(crmPersonLocks)
+    .values({ email, holder, expiresAt: until })
+    .onConflictDoUpdate({
+      target: crmPersonLocks.email,
+      set: { holder, expiresAt: until },
+      setWhere: lt(crmPersonLocks.expiresAt, sql`now()`),
+    })
+    .returning({ email: crmPersonLocks.email });
+  return rows.length > 0;
+}
+
+export async function releasePersonLock(db: DbOrTx, email: string, holder: string): Promise<void> {
+  await db.delete(crmPersonLocks).where(and(eq(crmPersonLocks.email, email), eq(crmPersonLocks.holder, holder)));
 }
 
 /** The records of these rows of a model, by model id (rows without a record are left out). */

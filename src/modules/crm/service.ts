@@ -1,6 +1,7 @@
 // Use cases of the CRM mirror shared by its jobs, commands and (coming) monitor screens: moving a
 // sync record through the state machine, turning a CRM failure into a job outcome, and the
 // monitor actions Retry and Reactivate.
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/database.js';
@@ -9,12 +10,15 @@ import { type Clock, systemClock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { type JobOutcome, outcome } from '../../platform/queue.js';
 import { clientIdsByEmail } from '../checkout/repository.js';
+import { countEvent, notifyAdmins } from '../ops/alerts.js';
 import { CrmError, type FieldKeyCache, PipedriveClient } from './pipedrive.js';
 import {
+  claimPersonLock,
   deleteRecords,
   ensureRecord,
   findRecord,
   findRecordById,
+  releasePersonLock,
   type SyncRecord,
   saveState,
   syncedClientPersonId,
@@ -36,9 +40,11 @@ export function crmConfigured(config: Config): boolean {
   return config.crm.apiToken.trim() !== '';
 }
 
-export function pipedriveFor(deps: CrmDeps): PipedriveClient {
+/** The CRM client; `signal` (a job's time-out) stops every call it makes. */
+export function pipedriveFor(deps: CrmDeps, signal?: AbortSignal): PipedriveClient {
   const clock = deps.clock ?? systemClock;
   return new PipedriveClient({
+    signal,
     apiUrl: deps.config.crm.apiUrl,
     apiToken: deps.config.crm.apiToken,
     timeoutMs: deps.crmTimeoutMs,
@@ -63,8 +69,34 @@ export async function applyEvent(deps: CrmDeps, record: SyncRecord, event: SyncE
   const ctx = { syncRecordId: record.id, model: record.modelType, modelId: record.modelId, event: event.type };
   const message = 'error' in event ? event.error : 'reason' in event ? event.reason : undefined;
   if (move.report === 'error') deps.log.error({ ...ctx, error: message }, 'CRM sync failed');
-  else if (move.report === 'info') deps.log.info({ ...ctx, detail: message }, `CRM sync record now ${move.to.status}`);
+  if (move.to.status === 'Failed' && (event.type === 'rejected' || event.type === 'exhausted')) {
+    await raiseSyncFailed(deps, record, message ?? 'failed');
+  } else if (move.report === 'info')
+    deps.log.info({ ...ctx, detail: message }, `CRM sync record now ${move.to.status}`);
   return { ...record, ...move.to };
+}
+
+/**
+ * A sync that ended Failed (refused by the CRM, or out of tries): counted in
+ * crm_sync_failed_total{model} and told to the admins (at most one e-mail an hour), so an outage
+ * does not wait for someone to run crm:retry-failed.
+ */
+async function raiseSyncFailed(deps: CrmDeps, record: SyncRecord, error: string): Promise<void> {
+  try {
+    await countEvent(deps, 'crm_sync_failed_total', { model: record.modelType });
+    await notifyAdmins(deps, {
+      key: 'crm:sync-failed',
+      subject: `CRM sync failed (${record.modelType} ${record.modelId})`,
+      text: [
+        `The CRM mirror of ${record.modelType} ${record.modelId} ended Failed (sync record ${record.id}):`,
+        error,
+        '',
+        'Run `npm run cli -- crm:retry-failed` once the cause is fixed. Further failures within the next 60 minutes are not e-mailed.',
+      ].join('\n'),
+    });
+  } catch (err) {
+    deps.log.error({ err, syncRecordId: record.id }, 'CRM failure notification failed');
+  }
 }
 
 /** Maps a failure of a CRM call to the record's move and the job's outcome (spec 3 table). */
@@ -162,4 +194,38 @@ export function forgetSyncRecords(
   tx?: DbOrTx,
 ): Promise<void> {
   return deleteRecords(tx ?? deps.database.db, modelType, modelIds);
+}
+
+/** Longer than a CRM job's 120 s time-out: a lock outlives its holder only when the holder died. */
+export const PERSON_LOCK_SECONDS = 150;
+const PERSON_LOCK_POLL_MS = 100;
+
+/**
+ * Runs `work` while holding the CRM person lock of `email` (trimmed, lower-cased): the newsletter,
+ * lead and client mirrors of one e-mail take turns between "look for the person" and "remember
+ * the one created", in every process, so a sign-up and a lead sent together create one person.
+ * A row in crm_person_locks rather than an advisory lock: it holds no connection during the CRM
+ * calls and works the same on PGlite and PostgreSQL. Waiting stops with `signal` (the job's
+ * time-out) as a connection error, so the job is retried.
+ */
+export async function withPersonLock<T>(
+  deps: CrmDeps,
+  email: string,
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const key = email.trim().toLowerCase();
+  const holder = randomUUID();
+  const db = deps.database.db;
+  while (!(await claimPersonLock(db, key, holder, PERSON_LOCK_SECONDS))) {
+    if (signal?.aborted) throw new CrmError('connection', `waiting for the CRM person lock of ${key}: stopped`);
+    await new Promise((resolve) => setTimeout(resolve, PERSON_LOCK_POLL_MS));
+  }
+  try {
+    return await work();
+  } finally {
+    await releasePersonLock(db, key, holder).catch((err: unknown) =>
+      deps.log.warn({ err }, 'CRM person lock not released; it expires by itself'),
+    );
+  }
 }

@@ -58,13 +58,13 @@ describe('lead CRM push job', () => {
     });
     const { result, record, lead: after } = await run(lead.id);
     expect(result).toEqual({ kind: 'done' });
-    expect(paths()).toEqual(['GET /v1/persons/search', 'POST /v1/persons', 'POST /v1/leads']);
+    expect(paths()).toEqual(['GET /api/v2/persons/search', 'POST /api/v2/persons', 'POST /v1/leads']);
 
     const person = fake.persons.get(after.crmPersonId!)!;
     expect(person).toMatchObject({
       name: 'Ana',
-      email: [{ value: lead.email, primary: true }],
-      phone: [{ value: '+34 600 123 123', primary: true }],
+      emails: [{ value: lead.email, primary: true }],
+      phones: [{ value: '+34 600 123 123', primary: true }],
     });
     expect(fake.personCustom(person, 'Consent Given At')).toBe('2026-06-02');
     expect(fake.personCustom(person, 'Privacy Policy Version')).toBe('v1.0');
@@ -77,7 +77,7 @@ describe('lead CRM push job', () => {
     expect(fake.leadCustom(crmLead, 'Destinations')).toBe('Japan, Kyoto');
     expect(fake.leadCustom(crmLead, 'Preferred Call Time')).toBe('after 6 pm');
     // the lead fields live in the deal field schema
-    expect(fake.dealFields.map((f) => f.name)).toEqual(
+    expect(fake.dealFields.map((f) => f.field_name)).toEqual(
       expect.arrayContaining(['Website Lead ID', 'Lead Source', 'Destinations', 'Preferred Call Time']),
     );
 
@@ -96,7 +96,7 @@ describe('lead CRM push job', () => {
     const existing = fake.addPerson({ name: 'Known', email: lead.email });
     const { result, record } = await run(lead.id);
     expect(result).toEqual({ kind: 'done' });
-    expect(paths()).toEqual(['GET /v1/persons/search', 'POST /v1/leads']);
+    expect(paths()).toEqual(['GET /api/v2/persons/search', 'POST /v1/leads']);
     expect(fake.leads.at(-1)?.person_id).toBe(existing.id);
     expect(fake.personCustom(existing, 'Consent IP')).toBeUndefined();
     expect(record?.status).toBe('Synced');

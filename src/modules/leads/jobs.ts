@@ -17,6 +17,7 @@ import {
   pipedriveFor,
   syncedClientPerson,
   syncRecordFor,
+  withPersonLock,
 } from '../crm/service.js';
 import { findLead, type Lead, setLeadPerson } from './repository.js';
 
@@ -30,7 +31,7 @@ export function leadCrmPushJob(deps: CrmDeps): JobDefinition<LeadCrmPayload> {
   return {
     name: LEAD_CRM_JOB,
     ...crmSyncJobSettings(deps),
-    handler: (payload) => pushLead(deps, payload),
+    handler: (payload, job) => pushLead(deps, payload, job.signal),
     onExhausted: (payload, _job, error) => markExhausted(deps, 'lead', payload.leadId, error),
   };
 }
@@ -51,7 +52,7 @@ export function leadFieldValues(lead: Lead): Record<string, string> {
   return values;
 }
 
-export async function pushLead(deps: CrmDeps, payload: LeadCrmPayload): Promise<JobOutcome> {
+export async function pushLead(deps: CrmDeps, payload: LeadCrmPayload, signal?: AbortSignal): Promise<JobOutcome> {
   const { log } = deps;
   const db = deps.database.db;
   const ctx = { leadId: payload.leadId };
@@ -72,22 +73,26 @@ export async function pushLead(deps: CrmDeps, payload: LeadCrmPayload): Promise<
     return outcome.done();
   }
 
-  const client = pipedriveFor(deps);
+  const client = pipedriveFor(deps, signal);
   try {
     let personId = lead.crmPersonId;
     if (!personId) {
-      personId = await syncedClientPerson(deps, lead.email);
-      if (!personId) personId = (await client.findPersonByEmail(lead.email))?.id ?? null;
-      if (!personId) {
-        const created = await client.createPerson(
-          { name: lead.name, email: lead.email, phone: lead.phone, custom: consentValues(lead) },
-          Object.values(CONSENT_FIELDS),
-        );
-        personId = created.id;
-        log.info({ ...ctx, personId }, 'CRM lead push: person created');
-      }
-      // kept so a retry after a failed lead creation does not create the person again
-      await setLeadPerson(db, lead.id, personId, deps.clock?.now() ?? new Date());
+      // one person per e-mail: a newsletter or client mirror of the same e-mail waits its turn
+      personId = await withPersonLock(deps, lead.email, signal, async () => {
+        let id = await syncedClientPerson(deps, lead.email);
+        if (!id) id = (await client.findPersonByEmail(lead.email))?.id ?? null;
+        if (!id) {
+          const created = await client.createPerson(
+            { name: lead.name, email: lead.email, phone: lead.phone, custom: consentValues(lead) },
+            Object.values(CONSENT_FIELDS),
+          );
+          id = created.id;
+          log.info({ ...ctx, personId: id }, 'CRM lead push: person created');
+        }
+        // kept so a retry after a failed lead creation does not create the person again
+        await setLeadPerson(db, lead.id, id, deps.clock?.now() ?? new Date());
+        return id;
+      });
     }
     const title = leadTitle(
       lead.name,

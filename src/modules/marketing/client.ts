@@ -45,6 +45,8 @@ export interface ActiveCampaignOptions {
   baseUrl: string;
   token: string;
   timeoutMs?: number;
+  /** aborts every call (a job's time-out) */
+  signal?: AbortSignal;
 }
 
 export class ActiveCampaignClient {
@@ -152,12 +154,17 @@ export class ActiveCampaignClient {
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: this.opts.signal
+          ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.opts.signal])
+          : AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } };
       const cause = e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.cause?.message ?? e.message;
-      const what = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : cause;
+      const stopped = this.opts.signal?.aborted
+        ? `stopped: ${String((this.opts.signal.reason as Error)?.message ?? 'aborted')}`
+        : null;
+      const what = stopped ?? (e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : cause);
       throw new MarketingApiError('transient', `${method} ${path}: ${what}`);
     }
     let text: string;

@@ -188,6 +188,57 @@ describe('initial delivery', () => {
     expect(ac.tags).toHaveLength(1);
   });
 
+  it('a cached tag or field id that answers 404 is dropped and looked up again at once', async () => {
+    await run(await addSubscriber());
+    // a marketer deletes the tag and a consent field in ActiveCampaign
+    const goneTag = ac.tags[0].id;
+    const goneField = ac.fields.find((f) => f.title === 'Consent IP')!.id;
+    ac.tags = [];
+    ac.fields = ac.fields.filter((f) => f.id !== goneField);
+    ac.requests = [];
+    const second = await addSubscriber({ email: 'bea@viajes.test', name: 'Bea' });
+    expect(await run(second)).toEqual({ kind: 'done' });
+    expect(ac.log).toEqual([
+      'POST /contact/sync',
+      'GET /fields',
+      'POST /fields',
+      'POST /fieldRels',
+      'POST /contact/sync',
+      'POST /contactLists',
+      'POST /contactTags',
+      'GET /tags',
+      'POST /tags',
+      'POST /contactTags',
+    ]);
+    const newTag = ac.tags[0].id;
+    const newField = ac.fields.find((f) => f.title === 'Consent IP')!.id;
+    expect(newTag).not.toBe(goneTag);
+    expect(newField).not.toBe(goneField);
+    const contact = ac.contacts.find((c) => c.email === 'bea@viajes.test')!;
+    expect(contact.fieldValues[newField]).toBe('203.0.113.9');
+    expect(ac.contactTags).toContainEqual({ contact: String(contact.id), tag: newTag });
+    // and the cache holds the new ids: the next job makes no lookups
+    ac.requests = [];
+    expect(await run(await addSubscriber({ email: 'carla@viajes.test', name: 'Carla' }))).toEqual({ kind: 'done' });
+    expect(ac.log).toEqual(['POST /contact/sync', 'POST /contactLists', 'POST /contactTags']);
+  });
+
+  it('a job time-out stops the marketing call (the handler gets the job signal)', async () => {
+    const id = await addSubscriber();
+    ac.fail('/contact/sync', 'timeout');
+    const controller = new AbortController();
+    const running = marketingSyncJob(deps(), { timeoutMs: 60_000 }).handler(
+      { subscriberId: id, phoneOnly: false },
+      { ...info, signal: controller.signal },
+    );
+    const started = Date.now();
+    while (!ac.requests.some((r) => r.path === '/api/3/contact/sync') && Date.now() - started < 10_000) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    controller.abort(new Error('timed out after 120 s'));
+    expect(await running).toEqual({ kind: 'retry', error: 'POST /contact/sync: stopped: timed out after 120 s' });
+  });
+
   it('jobs running side by side create each field and tag once', async () => {
     const ids = [
       await addSubscriber(),

@@ -51,7 +51,12 @@ export function marketingSyncJob(deps: MarketingDeps, opts: { timeoutMs?: number
         log.info('marketing sync skipped: subscriber deleted');
         return outcome.ignore('subscriber deleted');
       }
-      const client = new ActiveCampaignClient({ baseUrl: m.apiUrl, token: m.apiToken, timeoutMs: opts.timeoutMs });
+      const client = new ActiveCampaignClient({
+        baseUrl: m.apiUrl,
+        token: m.apiToken,
+        timeoutMs: opts.timeoutMs,
+        signal: job.signal,
+      });
       const sync = new SubscriberSync(deps, client, subscribers, new RemoteIdCache(deps.database.db, m.apiUrl));
       try {
         return payload.phoneOnly ? await sync.phoneOnly(sub) : await sync.initial(sub, m.listId);
@@ -114,21 +119,59 @@ class SubscriberSync {
   ) {}
 
   async initial(sub: Subscriber, listId: string): Promise<JobOutcome> {
-    const fields = await this.consentFieldIds();
     const { firstName, lastName } = splitName(sub.name);
     const values = [sub.consentGivenAt.toISOString().slice(0, 10), sub.privacyPolicyVersion, sub.consentIp ?? ''];
-    const contactId = await this.client.syncContact({
-      email: sub.email,
-      firstName,
-      lastName,
-      fieldValues: CONSENT_FIELDS.map((f, i) => ({ field: fields[f.title], value: values[i] })),
-    });
+    const contactId = await this.withFreshIds(
+      /\bfield\b/i,
+      () => this.consentFieldIds(),
+      (fields) =>
+        this.client.syncContact({
+          email: sub.email,
+          firstName,
+          lastName,
+          fieldValues: CONSENT_FIELDS.map((f, i) => ({ field: fields[f.title], value: values[i] })),
+        }),
+      (fields) => Promise.all(CONSENT_FIELDS.map((f) => this.ids.drop('field', f.title, fields[f.title]))),
+    );
     await this.client.subscribeToList(contactId, listId);
     // no market, no tag: a default market is never invented
-    if (sub.market) await this.client.tagContact(contactId, await this.tagId(sub.market));
+    const market = sub.market;
+    if (market) {
+      await this.withFreshIds(
+        /\btag\b/i,
+        () => this.tagId(market),
+        (tag) => this.client.tagContact(contactId, tag),
+        (tag) => this.ids.drop('tag', market, tag),
+      );
+    }
     await this.subscribers.setMarketingContactId(sub.id, contactId, this.deps.clock.now());
     if (sub.phone) await this.fillEmptyPhone(contactId, sub.phone);
     return outcome.done();
+  }
+
+  /**
+   * Uses cached ids; when the account answers 404 naming the tag or field (a marketer deleted it),
+   * drops them from the cache and looks them up again at once, instead of failing for 7 days.
+   * A 404 about something else (the contact) stays a failure.
+   */
+  private async withFreshIds<I, T>(
+    about: RegExp,
+    resolve: () => Promise<I>,
+    use: (ids: I) => Promise<T>,
+    drop: (ids: I) => Promise<unknown>,
+  ): Promise<T> {
+    const ids = await resolve();
+    try {
+      return await use(ids);
+    } catch (err) {
+      if (!(err instanceof MarketingApiError) || err.status !== 404 || !about.test(err.message)) throw err;
+      this.deps.log.warn(
+        { error: err.message },
+        'marketing sync: a cached tag or field id is gone; looking it up again',
+      );
+      await drop(ids);
+      return use(await resolve());
+    }
   }
 
   /** Fills an empty phone on the existing contact; never creates, tags, lists or touches consent. */

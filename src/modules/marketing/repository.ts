@@ -36,4 +36,18 @@ export class RemoteIdCache {
         set: { remoteId, resolvedAt: at },
       });
   }
+
+  /** Forgets a cached id the account no longer has (a marketer deleted the tag or field). */
+  async drop(kind: RemoteKind, name: string, remoteId: string): Promise<void> {
+    await this.db
+      .delete(marketingRemoteIds)
+      .where(
+        and(
+          eq(marketingRemoteIds.account, this.account),
+          eq(marketingRemoteIds.kind, kind),
+          eq(marketingRemoteIds.name, name),
+          eq(marketingRemoteIds.remoteId, remoteId),
+        ),
+      );
+  }
 }

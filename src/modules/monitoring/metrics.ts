@@ -105,3 +105,24 @@ export function createHttpMetrics(): HttpMetrics {
     },
   };
 }
+
+/**
+ * A counter kept in the database (ops_counters) because other processes (the workers) count it;
+ * read at scrape time, in the shape prom-client's Registry renders.
+ */
+export class SharedCounter {
+  readonly type = 'counter';
+  readonly aggregator = 'sum';
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly read: () => Promise<Array<{ labels: Record<string, string>; value: number }>>,
+  ) {}
+
+  async get() {
+    const values = (await this.read()).map((s) => ({ labels: s.labels, value: s.value, metricName: this.name }));
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  reset(): void {}
+}

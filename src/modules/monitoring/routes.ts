@@ -7,7 +7,8 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { LoginThrottle } from '../../platform/rate-limit.js';
 import { guard, pageOf, sendPage } from '../admin/console.js';
-import { createHttpMetrics } from './metrics.js';
+import { sharedCounter } from '../ops/alerts.js';
+import { createHttpMetrics, SharedCounter } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
 import { basicCredentials, credentialsMatch } from './rules.js';
 import {
@@ -91,6 +92,11 @@ const FreshQuery = Type.Object({ fresh: Type.Optional(Type.String({ maxLength: 5
 export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const recorder = new RequestRecorder(ctx);
   const metrics = createHttpMetrics();
+  metrics.registry.registerMetric(
+    new SharedCounter('crm_sync_failed_total', 'CRM sync records that ended Failed, by model', () =>
+      sharedCounter(ctx, 'crm_sync_failed_total'),
+    ) as unknown as Parameters<typeof metrics.registry.registerMetric>[0],
+  );
   app.decorate('requestRecorder', recorder);
   app.addHook('onClose', () => recorder.close());
 

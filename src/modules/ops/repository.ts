@@ -1,7 +1,7 @@
 // SQL of the ops module through Drizzle: deployments, health history and notification throttles.
 import { and, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { deployments, healthCheckResults, opsNotificationThrottles } from '../../db/schema/index.js';
+import { deployments, healthCheckResults, opsCounters, opsNotificationThrottles } from '../../db/schema/index.js';
 import type { DeploymentInput, HealthStatus } from './rules.js';
 
 export interface DeploymentRecord extends DeploymentInput {
@@ -99,4 +99,21 @@ export async function releaseThrottle(db: Db, key: string, claimedAt: Date): Pro
   await db
     .delete(opsNotificationThrottles)
     .where(and(eq(opsNotificationThrottles.key, key), eq(opsNotificationThrottles.lastSentAt, claimedAt)));
+}
+
+export async function addToCounter(db: Db, name: string, labels: string, by: number): Promise<void> {
+  await db
+    .insert(opsCounters)
+    .values({ name, labels, value: by })
+    .onConflictDoUpdate({
+      target: [opsCounters.name, opsCounters.labels],
+      set: { value: sql`${opsCounters.value} + ${by}` },
+    });
+}
+
+export async function countersNamed(db: Db, name: string): Promise<Array<{ labels: string; value: number }>> {
+  return db
+    .select({ labels: opsCounters.labels, value: opsCounters.value })
+    .from(opsCounters)
+    .where(eq(opsCounters.name, name));
 }
