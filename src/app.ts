@@ -23,6 +23,7 @@ import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { validationError } from './platform/errors.js';
 import { frameworkErrors, nulErrors, registerErrorHandling, validationErrors } from './platform/http-errors.js';
+import { registerHttpSecurity } from './platform/http-security.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
 import { bodiesAsSent } from './platform/strict-body.js';
@@ -113,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       done(validationError(validationErrors(nul), status), undefined);
     });
   });
+
+  await registerHttpSecurity(app, config);
 
   await app.register(swagger, {
     openapi: {

@@ -14,6 +14,8 @@ export interface Config {
   assetBaseUrl: string;
   /** Frontend site URL used for product paths and trip links. */
   frontendUrl: string;
+  /** Origins whose browsers may call the API with credentials (CORS); default: the frontend's. */
+  corsOrigins: string[];
   logLevel: string;
   /** postgres://... or undefined for embedded PGlite. */
   databaseUrl?: string;
@@ -123,6 +125,22 @@ function list(env: Env, name: string, fallback: string[]): string[] {
     .filter(Boolean);
 }
 
+/** a list of browser origins (scheme://host[:port]); a path or a trailing slash would never match */
+function origins(env: Env, name: string, fallback: string[]): string[] {
+  return list(env, name, fallback).map((o) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(o);
+    } catch {
+      throw new ConfigError(`${name} entries must be origins like https://shop.example.com, got "${o}"`);
+    }
+    if (parsed.origin !== o.replace(/\/+$/, '')) {
+      throw new ConfigError(`${name} entries must be origins like https://shop.example.com (no path), got "${o}"`);
+    }
+    return parsed.origin;
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = str(env, 'APP_ENV', env.NODE_ENV === 'test' ? 'test' : 'development');
   if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {
@@ -165,6 +183,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('FLIGHTS_API_URL must be set when FLIGHTS_PROVIDER is http');
   }
 
+  const frontendUrl = url(env, 'FRONTEND_URL', 'http://localhost:5173');
+
   return {
     port,
     host: str(env, 'HOST', '0.0.0.0'),
@@ -172,7 +192,8 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: str(env, 'NODE_ENV', 'development'),
     appUrl,
     assetBaseUrl: url(env, 'ASSET_BASE_URL', `${appUrl}/storage`),
-    frontendUrl: url(env, 'FRONTEND_URL', 'http://localhost:5173'),
+    frontendUrl,
+    corsOrigins: origins(env, 'CORS_ORIGINS', [new URL(frontendUrl).origin]),
     logLevel: str(env, 'LOG_LEVEL', appEnv === 'test' ? 'silent' : 'info'),
     databaseUrl,
     pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),

@@ -11,7 +11,16 @@ import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
-import { type CliContext, type Command, parseArgs } from './platform/cli.js';
+import {
+  type CliContext,
+  type Command,
+  commandHelp,
+  commandList,
+  parseArgs,
+  UsageError,
+  wantsHelp,
+} from './platform/cli.js';
+import { loadEnvFileIfPresent } from './platform/env-file.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
 import { taskCommand } from './tasks-command.js';
 
@@ -41,7 +50,14 @@ const builtins: Record<string, Command> = {
             io.err(`the running server does not take '${command}'`);
             return Promise.resolve(2);
           }
-          return c.run(parseArgs(argv), { ...cli, ...io, app: app.ctx });
+          let args: ReturnType<typeof parseArgs>;
+          try {
+            args = parseArgs(c, argv);
+          } catch (e) {
+            io.err(`${command}: ${(e as Error).message}`);
+            return Promise.resolve(2);
+          }
+          return c.run(args, { ...cli, ...io, app: app.ctx });
         });
       }
       return -1; // keep running
@@ -88,11 +104,6 @@ const all: Record<string, Command> = {
   ...crmCommands,
 };
 
-function help(): string {
-  const lines = Object.values(all).map((c) => `  ${c.usage.padEnd(60)} ${c.describe}`);
-  return `usage: npm run cli -- COMMAND [options]\n\ncommands:\n${lines.join('\n')}`;
-}
-
 /**
  * Long-running processes let V8's old generation grow 50 % between full collections (its default
  * is up to 300 %): the live heap is ~36 MB, and under load the default let garbage take RSS from
@@ -105,11 +116,29 @@ function tuneHeapForServing(): void {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(commandList(all));
+    return 0;
+  }
   const command = name ? all[name] : undefined;
   if (!command) {
-    console.error(name ? `unknown command: ${name}\n\n${help()}` : help());
+    console.error(name ? `unknown command: ${name}\n\n${commandList(all)}` : commandList(all));
     return 2;
   }
+  // --help and bad options are answered before anything is read, opened or changed
+  if (wantsHelp(rest)) {
+    console.log(commandHelp(name, command));
+    return 0;
+  }
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(command, rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${name}: ${err.message}\n\n${commandHelp(name, command)}`);
+    return 2;
+  }
+  loadEnvFileIfPresent();
   if (name === 'serve' || name === 'worker') tuneHeapForServing();
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -141,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const cli: CliContext = { config, database, log, out, err };
-  const code = await command.run(parseArgs(rest), cli);
+  const code = await command.run(args, cli);
   if (code >= 0) await database.close();
   return code;
 }
