@@ -49,7 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: config.bodyLimitBytes,
     ajv: { customOptions: { allErrors: true } },
     // bodies are checked as sent; Ajv's coercion stays for parameters and query strings
     schemaController: { compilersFactory: { buildValidator: bodiesAsSent() } },
@@ -75,7 +75,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => ctx.rateLimits.close());
   ctx.markets = new MarketService(ctx);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
-  const queue = new PgBossQueue({ database: deps.database, log: app.log.child({ component: 'queue' }) });
+  const queue = new PgBossQueue({
+    database: deps.database,
+    log: app.log.child({ component: 'queue' }),
+    concurrency: config.queue.concurrency,
+    concurrencyByQueue: config.queue.concurrencyByQueue,
+    pollingIntervalSeconds: config.queue.pollIntervalMs / 1000,
+  });
   ctx.queue = queue;
   registerJobs(ctx);
   // The API must come up even when the database is briefly unreachable (so /health can say so):

@@ -44,7 +44,17 @@ export interface Config {
   };
   queue: {
     crmSyncQueue: string;
+    /** jobs run at the same time per queue in one process */
+    concurrency: number;
+    /** per-queue exceptions to `concurrency` (QUEUE_CONCURRENCY=crm-sync:2,flights:4) */
+    concurrencyByQueue: Record<string, number>;
+    /** how often an idle worker looks for new jobs */
+    pollIntervalMs: number;
   };
+  /** connections in the PostgreSQL pool of one process */
+  databasePoolSize: number;
+  /** the largest request body accepted, in bytes (413 above) */
+  bodyLimitBytes: number;
   crm: {
     apiUrl: string;
     apiToken: string;
@@ -141,6 +151,19 @@ function origins(env: Env, name: string, fallback: string[]): string[] {
   });
 }
 
+/** `queue:n,queue:n` -> {queue: n} (1..100 each) */
+function perQueue(env: Env, name: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const entry of list(env, name, [])) {
+    const m = /^([\w.-]+):(\d{1,3})$/.exec(entry);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 100) {
+      throw new ConfigError(`${name} entries must be queue:n with n from 1 to 100, got "${entry}"`);
+    }
+    out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = str(env, 'APP_ENV', env.NODE_ENV === 'test' ? 'test' : 'development');
   if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {
@@ -215,7 +238,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     queue: {
       crmSyncQueue: str(env, 'CRM_SYNC_QUEUE', 'crm-sync'),
+      concurrency: int(env, 'WORKER_CONCURRENCY', 5, 1, 100),
+      concurrencyByQueue: perQueue(env, 'QUEUE_CONCURRENCY'),
+      pollIntervalMs: int(env, 'QUEUE_POLL_INTERVAL_MS', 2000, 500, 60_000),
     },
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     crm: {
       apiUrl: url(env, 'CRM_API_URL', 'https://api.pipedrive.com'),
       apiToken: str(env, 'CRM_API_TOKEN', ''),

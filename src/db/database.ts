@@ -122,6 +122,10 @@ export async function openPglite(dir: string): Promise<Database> {
   return wrapPglite(pglite);
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; pgliteDir: string }): Promise<Database> {
-  return opts.databaseUrl ? connectPostgres(opts.databaseUrl) : openPglite(opts.pgliteDir);
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  pgliteDir: string;
+  databasePoolSize?: number;
+}): Promise<Database> {
+  return opts.databaseUrl ? connectPostgres(opts.databaseUrl, opts.databasePoolSize) : openPglite(opts.pgliteDir);
 }

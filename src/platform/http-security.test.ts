@@ -86,3 +86,20 @@ describe('CORS and security headers', () => {
     expect(init.statusCode).toBe(200);
   });
 });
+
+describe('BODY_LIMIT_BYTES', () => {
+  it('refuses a larger body with 413', async () => {
+    const t = await createTestApp({ env: { BODY_LIMIT_BYTES: '2048' } });
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter/subscribe',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'a@example.com', name: 'x'.repeat(4000) }),
+      });
+      expect(res.statusCode).toBe(413);
+    } finally {
+      await t.close();
+    }
+  });
+});
