@@ -24,6 +24,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { validationError } from './platform/errors.js';
 import { frameworkErrors, nulErrors, registerErrorHandling, validationErrors } from './platform/http-errors.js';
 import { registerHttpSecurity } from './platform/http-security.js';
+import { describeRoute, refResolver, registerComponents } from './platform/openapi.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
 import { bodiesAsSent } from './platform/strict-body.js';
@@ -123,7 +124,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerHttpSecurity(app, config);
 
+  registerComponents(app);
+  app.addHook('onRoute', describeRoute);
   await app.register(swagger, {
+    refResolver,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -135,6 +139,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (npm run token:create)' },
+          checkoutSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'itinera_checkout',
+            description:
+              'The signed checkout session cookie set by POST /api/{market}/{lang}/checkout/{offerId} ' +
+              '(HttpOnly, SameSite=Lax; a browser sends it with credentials: "include").',
+          },
         },
       },
       tags: [

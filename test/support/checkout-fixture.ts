@@ -359,3 +359,55 @@ export async function seedCheckoutCatalog(database: Database): Promise<CheckoutC
     today,
   };
 }
+
+/** the flight cache of an offer (MAD-NRT international + NRT-KIX domestic, economy) */
+export function flightCacheFor(departure: string, returnDate: string, inboundFrom = 'NRT') {
+  return {
+    outbound: {
+      departure_date: departure,
+      departure_time: '10:00',
+      arrival_time: '08:00',
+      departure_airport: 'MAD',
+      arrival_airport: 'NRT',
+      flight_numbers: ['IB1'],
+      airlines: ['IB'],
+      stops: 0,
+      stopover_airports: [],
+    },
+    inbound: {
+      departure_date: returnDate,
+      departure_time: '12:00',
+      arrival_time: '19:00',
+      departure_airport: inboundFrom,
+      arrival_airport: 'MAD',
+      flight_numbers: ['IB2'],
+      airlines: ['IB'],
+      stops: 0,
+      stopover_airports: [],
+    },
+    legs: [
+      {
+        leg_index: 0,
+        type: 'international',
+        route: `MAD-NRT/${inboundFrom}-MAD`,
+        cabin_class: 'ECONOMY',
+        fare_price: 700,
+        flight_numbers: { outbound: ['IB1'], inbound: ['IB2'] },
+        origin: 'MAD',
+        destination: 'NRT',
+        departure_date: departure,
+      },
+      {
+        leg_index: 1,
+        type: 'domestic',
+        route: 'NRT-KIX',
+        cabin_class: 'ECONOMY',
+        fare_price: 90,
+        flight_numbers: { outbound: ['JL100'], inbound: [] },
+        origin: 'NRT',
+        destination: 'KIX',
+        departure_date: addDays(departure, 2),
+      },
+    ],
+  };
+}

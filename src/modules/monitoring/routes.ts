@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { createHttpMetrics } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
 import { basicCredentials, credentialsMatch } from './rules.js';
@@ -84,7 +85,7 @@ const Deployment = Type.Object({
   build_id: Type.Union([Type.String(), Type.Null()]),
   recorded_at: Type.String({ format: 'date-time' }),
 });
-const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+const ErrorBody = ref(SharedErrorBody);
 const PeriodQuery = Type.Object({
   period: Type.Optional(Type.Union(Object.keys(PULSE_PERIODS).map((p) => Type.Literal(p)))),
 });

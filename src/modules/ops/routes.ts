@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { ref, ErrorBody as SharedErrorBody, ValidationErrorBody } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { HealthMonitor } from './health.js';
 import { ReadinessProbe } from './readiness.js';
@@ -17,13 +18,8 @@ declare module 'fastify' {
   }
 }
 
-const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
-const ValidationBody = Type.Object({
-  success: Type.Literal(false),
-  error: Type.Literal('validation_failed'),
-  message: Type.String(),
-  errors: Type.Record(Type.String(), Type.Array(Type.String())),
-});
+const ErrorBody = ref(SharedErrorBody);
+const ValidationBody = ref(ValidationErrorBody);
 
 const DeploymentRequest = Type.Object({
   environment: Type.String({ maxLength: 50, description: 'e.g. production, staging' }),

@@ -4,13 +4,14 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { Currency as CurrencyComponent, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
 import { CheckoutSessions } from '../flights/checkout-session.js';
 import { ErrorBody, MarketPath, ok } from '../flights/routes.js';
 import { marketScoped } from '../markets/routes.js';
 import { PaymentService } from './service.js';
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
-const Currency = Type.Object({ code: Type.String(), symbol: Type.String() });
+const Currency = ref(CurrencyComponent);
 
 const Intent = Type.Object({
   payment_intent_id: Type.String(),
@@ -59,6 +60,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           schema: {
             tags,
             summary: 'Payment intent for the deposit of the session total (extras included)',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             response: { 200: ok(Intent), 400: ErrorBody, 502: ErrorBody, 503: ErrorBody },
           },
@@ -75,6 +77,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           schema: {
             tags,
             summary: 'Confirm the payment (status Succeeded) and finalize the booking; clears the session',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: Type.Object({ payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }) }),
             response: { 200: ok(Confirmed), 400: ErrorBody, 402: ErrorBody, 422: ErrorBody, 502: ErrorBody },
