@@ -68,16 +68,17 @@ const builtins: Record<string, Command> = {
     usage: 'worker',
     async run(_args, cli) {
       const app = await buildApp({ config: { ...cli.config, inProcessWorkers: true }, database: cli.database });
-      await app.ready();
-      app.log.info('queue workers started');
       const stop = async (signal: string) => {
         app.log.info({ signal }, 'stopping workers (running jobs get up to 10 s to finish)');
         await app.close();
         await cli.database.close();
         process.exit(0);
       };
+      // before the workers start: a SIGTERM while they start still stops them cleanly
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
+      await app.ready();
+      app.log.info('queue workers started');
       return -1; // keep running
     },
   },

@@ -139,7 +139,8 @@ export interface CheckoutCatalog {
  *   110 USD + a no-rate upsell; day 5 included departure.
  * Exchange rates per EUR: USD 1.10, JPY 160.
  */
-export async function seedCheckoutCatalog(database: Database): Promise<CheckoutCatalog> {
+/** `now`: the clock of the app that will read it (tests: TEST_NOW; a real process: the real time) */
+export async function seedCheckoutCatalog(database: Database, now = TEST_NOW): Promise<CheckoutCatalog> {
   const db = database.db;
   await seedMarkets(database);
   await db.insert(airports).values({ iataCode: 'JFK', name: 'John F. Kennedy', city: 'New York', country: 'USA' });
@@ -162,7 +163,7 @@ export async function seedCheckoutCatalog(database: Database): Promise<CheckoutC
   const id = (code: string) => all.find((m) => m.code === code)!.id;
   const es = id('es');
   const de = id('de');
-  const today = dateIn('Europe/Madrid', new Date(TEST_NOW));
+  const today = dateIn('Europe/Madrid', new Date(now));
 
   await db.insert(exchangeRates).values([
     { currency: 'EUR', ratePerEur: '1' },
