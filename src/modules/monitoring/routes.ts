@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { registerBusinessMetrics } from './business-metrics.js';
 import { createHttpMetrics } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
 import { basicCredentials, credentialsMatch } from './rules.js';
@@ -94,6 +95,7 @@ const FreshQuery = Type.Object({ fresh: Type.Optional(Type.String({ maxLength: 5
 export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const recorder = new RequestRecorder(ctx);
   const metrics = createHttpMetrics();
+  registerBusinessMetrics(metrics.registry, ctx);
   app.decorate('requestRecorder', recorder);
   app.addHook('onClose', () => recorder.close());
 
