@@ -351,7 +351,7 @@ async function runOn(database: string, env: Record<string, string>, scenarios: B
   try {
     const constant: BenchTarget = { name: 'constant JSON', path: '/bench/constant' };
     const targets: BenchTarget[] = [];
-    for (const s of scenarios) targets.push(...(await s.targets(baseUrl)));
+    for (const s of scenarios) targets.push(...(await s.targets(baseUrl, { database, env })));
     // warm-up pass over every route first: the first target measured right after boot came out
     // lower than the same route later in the run (JIT, the import's garbage, lazy caches)
     await measure(baseUrl, constant, 1);

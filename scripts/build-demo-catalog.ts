@@ -623,6 +623,7 @@ const markets = [
   {
     code: 'es',
     name: 'España',
+    is_active: true,
     languages: ['es', 'ca', 'en'],
     currency: { code: 'EUR', name: 'Euro', symbol: '€' },
     timezone: 'Europe/Madrid',
@@ -631,6 +632,7 @@ const markets = [
   {
     code: 'de',
     name: 'Deutschland',
+    is_active: true,
     languages: ['de', 'en'],
     currency: { code: 'EUR', name: 'Euro', symbol: '€' },
     timezone: 'Europe/Berlin',
@@ -639,6 +641,7 @@ const markets = [
   {
     code: 'us',
     name: 'United States',
+    is_active: true,
     languages: ['en', 'es'],
     currency: { code: 'USD', name: 'US Dollar', symbol: '$' },
     timezone: 'America/New_York',
@@ -647,6 +650,7 @@ const markets = [
   {
     code: 'uk',
     name: 'United Kingdom',
+    is_active: true,
     languages: ['en'],
     currency: { code: 'GBP', name: 'Pound Sterling', symbol: '£' },
     timezone: 'Europe/London',
@@ -655,6 +659,7 @@ const markets = [
   {
     code: 'ca',
     name: 'Canada',
+    is_active: true,
     languages: ['en', 'fr'],
     currency: { code: 'CAD', name: 'Canadian Dollar', symbol: '$' },
     timezone: 'America/Toronto',

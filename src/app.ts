@@ -9,14 +9,20 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
+import { adminConsoleRoutes } from './modules/admin/routes.js';
+import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentRoutes } from './modules/content/routes.js';
+import { syncConsoleRoutes } from './modules/crm/console.js';
 import { flightsRoutes } from './modules/flights/routes.js';
+import { leadConsoleRoutes } from './modules/leads/console.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
+import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
+import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -172,6 +178,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);
   await opsRoutes(app, ctx);
+  // the back-office console; each module's pages join its scope (add yours to the list)
+  await adminConsoleRoutes(app, ctx, [
+    bookingConsoleRoutes,
+    leadConsoleRoutes,
+    subscriberConsoleRoutes,
+    syncConsoleRoutes,
+    jobConsoleRoutes,
+  ]);
 
   return app as unknown as App;
 }

@@ -36,6 +36,8 @@ export interface Config {
   checkout: {
     sessionTtlMinutes: number;
     depositPercent: number;
+    /** seats are held from payment intent until payment, at least this long */
+    holdMinutes: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -66,6 +68,8 @@ export interface Config {
   };
   stripe: {
     secretKey: string;
+    /** signing secret of the webhook endpoint (whsec_...); a demo default outside production */
+    webhookSecret: string;
     apiHost?: string;
     apiPort?: number;
     apiProtocol?: 'http' | 'https';
@@ -78,8 +82,15 @@ export interface Config {
     timeoutMs: number;
   };
   deploymentToken: string;
-  /** HTTP Basic credentials of the monitoring pages; required (else 503) in production and staging */
+  /** HTTP Basic credentials of /metrics (scraping); required (else 503) in production and staging */
   dashboard: { user: string; password: string };
+  /** the back-office console at /admin: session lifetimes */
+  admin: {
+    /** a session unused this long is signed out */
+    sessionIdleMinutes: number;
+    /** a session ends this long after sign-in, used or not */
+    sessionMaxHours: number;
+  };
   health: {
     expectedEnv?: string;
     notifyEmail: string;
@@ -230,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkout: {
       sessionTtlMinutes: int(env, 'CHECKOUT_SESSION_TTL_MINUTES', 120, 1),
       depositPercent: int(env, 'CHECKOUT_DEPOSIT_PERCENT', 30, 1, 100),
+      holdMinutes: int(env, 'CHECKOUT_HOLD_MINUTES', 30, 1, 24 * 60),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',
@@ -255,6 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     stripe: {
       secretKey: str(env, 'STRIPE_SECRET_KEY', ''),
+      webhookSecret: str(env, 'STRIPE_WEBHOOK_SECRET', production ? '' : 'whsec_itinera_demo'),
       apiHost: stripeUrl?.hostname,
       apiPort: stripeUrl ? Number(stripeUrl.port || (stripeUrl.protocol === 'https:' ? 443 : 80)) : undefined,
       apiProtocol: stripeUrl ? (stripeUrl.protocol.replace(':', '') as 'http' | 'https') : undefined,
@@ -267,6 +280,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
+    admin: {
+      sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),
+      sessionMaxHours: int(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
+    },
     health: {
       expectedEnv: env.HEALTH_EXPECTED_ENV || undefined,
       notifyEmail: str(env, 'HEALTH_NOTIFY_EMAIL', ''),

@@ -6,6 +6,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { commands as adminCommands } from './modules/admin/commands.js';
+import { createDemoAdminOnFirstStart } from './modules/admin/demo.js';
 import { commands as catalogCommands } from './modules/catalog/commands.js';
 import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
@@ -30,6 +32,7 @@ const builtins: Record<string, Command> = {
     usage: 'serve',
     async run(_args, cli) {
       await loadDemoOnFirstStart(cli);
+      await createDemoAdminOnFirstStart(cli);
       const app = await buildApp({ config: cli.config, database: cli.database });
       // operator commands from other shells run here, on this process's embedded database
       const socket = cli.database.kind === 'pglite' ? operatorSocketPath(cli.config.pgliteDir) : undefined;
@@ -103,6 +106,7 @@ const all: Record<string, Command> = {
   ...checkoutCommands,
   ...newsletterCommands,
   ...crmCommands,
+  ...adminCommands,
 };
 
 /**
@@ -116,7 +120,7 @@ function tuneHeapForServing(): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...given] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     console.log(commandList(all));
     return 0;
@@ -127,13 +131,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // --help and bad options are answered before anything is read, opened or changed
-  if (wantsHelp(rest)) {
+  if (wantsHelp(given)) {
     console.log(commandHelp(name, command));
     return 0;
   }
-  let args: ReturnType<typeof parseArgs>;
   try {
-    args = parseArgs(command, rest);
+    parseArgs(command, given);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`${name}: ${err.message}\n\n${commandHelp(name, command)}`);
@@ -153,6 +156,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
+  let rest = given;
+  if (command.prepare) {
+    try {
+      rest = await command.prepare(given, { err });
+    } catch (e) {
+      err(e instanceof Error ? e.message : String(e));
+      return 2;
+    }
+  }
   if (!config.databaseUrl) {
     // an embedded database belongs to the server process when one runs: go through it
     const socket = operatorSocketPath(config.pgliteDir);
@@ -171,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const cli: CliContext = { config, database, log, out, err };
-  const code = await command.run(args, cli);
+  const code = await command.run(parseArgs(command, rest), cli);
   if (code >= 0) await database.close();
   return code;
 }

@@ -3,6 +3,8 @@
 // Each run is recorded in `task_runs` (name, trigger, outcome, message), where operators see it.
 // A module exports `tasks(ctx)`: its task definitions, built on the process's context.
 import type { AppContext } from './context.js';
+import { tasks as adminTasks } from './modules/admin/tasks.js';
+import { tasks as paymentTasks } from './modules/payments/tasks.js';
 import { type JobDefinition, outcome } from './platform/queue.js';
 
 export interface TaskRun {
@@ -33,7 +35,7 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
-const modules: Array<(ctx: AppContext) => Task[]> = [];
+const modules: Array<(ctx: AppContext) => Task[]> = [adminTasks, paymentTasks];
 
 export function allTasks(ctx: AppContext): Task[] {
   const tasks = modules.flatMap((m) => m(ctx));

@@ -52,7 +52,11 @@ describe('the built server (npm start)', () => {
         LOAD_DEMO_DATA: 'true',
         REDIS_URL: '',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
     });
     let stderr = '';
     child.stderr?.on('data', (d) => {
@@ -90,5 +94,28 @@ describe('the built server (npm start)', () => {
     const newSpace = Number(/nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/.exec(metrics)?.[1]);
     expect(newSpace).toBeGreaterThan(0);
     expect(newSpace).toBeLessThanOrEqual(32 * 1024 * 1024);
+
+    // the demo's first admin: its password printed once, and the console's sign-in works with it
+    const password = /sign in at \/admin\/login as admin@example\.com with the password\s+(\S+)/.exec(stdout)?.[1];
+    expect(password, stdout).toMatch(/^[\w-]{20}$/);
+    const form = await fetch(`${base}/admin/login`);
+    const loginCookie = (form.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+    const signedIn = await fetch(`${base}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: loginCookie },
+      body: new URLSearchParams({ _csrf: token, email: 'admin@example.com', password: password ?? '' }),
+    });
+    expect(signedIn.status).toBe(303);
+    const session = signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('itinera_admin='))!
+      .split(';')[0]!;
+    const home = await fetch(`${base}/admin`, { headers: { cookie: session } });
+    expect(home.status).toBe(200);
+    const htmx = await fetch(`${base}/admin/assets/htmx.min.js`);
+    expect(htmx.status).toBe(200);
+    expect(await htmx.text()).toContain('htmx');
   }, 120_000);
 });

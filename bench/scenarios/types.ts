@@ -21,6 +21,9 @@ export interface BenchTarget {
 
 export interface BenchScenario {
   name: string;
-  /** called once the server answers; may read from it to pick ids */
-  targets(baseUrl: string): Promise<BenchTarget[]>;
+  /**
+   * called once the server answers; may read from it to pick ids. `run.env` is the server's
+   * database setting (DATABASE_URL on the PostgreSQL run), for scenarios that seed rows first.
+   */
+  targets(baseUrl: string, run: { database: string; env: Record<string, string> }): Promise<BenchTarget[]>;
 }

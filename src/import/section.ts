@@ -3,6 +3,7 @@
 // document against the union of the sections' JSON Schemas, asks each section for cross-reference
 // problems, and applies the sections in order inside one transaction.
 import type { DbOrTx, Tx } from '../db/database.js';
+import type { FieldChange } from './rows.js';
 
 export interface ImportProblem {
   /** JSON path of the offending value, e.g. /offers/3/departure_date */
@@ -17,6 +18,8 @@ export interface ImportContext {
   db: DbOrTx;
   /** apply() reports, per entity, how many records the document holds and how many rows it wrote */
   count(entity: string, counts: { total: number; inserted: number; updated: number }): void;
+  /** apply() reports each updated record (entity, readable natural key) with its changed fields */
+  changed(entity: string, key: string, changes: FieldChange[]): void;
 }
 
 export interface ImportSection {

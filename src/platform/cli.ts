@@ -35,6 +35,11 @@ export interface Command {
   options?: Record<string, OptionSpec>;
   /** also take undeclared `--name=value` options (the task command hands them to the task) */
   extraOptions?: boolean;
+  /**
+   * Runs in the operator's own process before the command runs or is forwarded to a running
+   * embedded server: what only that process has (its stdin, its environment) goes into the argv.
+   */
+  prepare?(argv: string[], io: { err: (line: string) => void }): Promise<string[]>;
   run(args: ParsedArgs, cli: CliContext): Promise<number>;
 }
 

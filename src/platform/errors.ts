@@ -11,6 +11,8 @@ export class AppError extends Error {
     readonly errors?: FieldErrors,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers?: Record<string, string>,
+    /** Extra top-level fields of the error body, e.g. the client_secret of a payment to finish. */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppError';

@@ -124,6 +124,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (err.headers) reply.headers(err.headers);
       const body: Record<string, unknown> = { success: false, error: err.code, message: err.message };
       if (err.errors) body.errors = err.errors;
+      if (err.extra) Object.assign(body, err.extra);
       return reply.status(err.status).send(body);
     }
     const fe = err as FastifyError;

@@ -227,6 +227,16 @@ export class PgBossQueue implements Queue {
 
   /** Failed jobs of a queue (newest first), from pg-boss's job table and its archive. */
   async failedJobs(queue: string, limit = 100): Promise<FailedJob[]> {
+    return this.failedRows('', [queue, limit]);
+  }
+
+  /** One failed job of a queue, or null. */
+  async failedJob(queue: string, id: string): Promise<FailedJob | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    return (await this.failedRows('AND id = $3', [queue, 1, id]))[0] ?? null;
+  }
+
+  private async failedRows(extra: string, params: unknown[]): Promise<FailedJob[]> {
     const s = this.opts.schema;
     const { rows } = await this.options.database.query<{
       id: string;
@@ -238,12 +248,12 @@ export class PgBossQueue implements Queue {
       completed_on: Date | null;
     }>(
       `SELECT id, name, data, output, retry_count, created_on, completed_on FROM ${s}.job
-        WHERE name = $1 AND state = 'failed'
+        WHERE name = $1 AND state = 'failed' ${extra}
        UNION ALL
        SELECT id, name, data, output, retry_count, created_on, completed_on FROM ${s}.archive
-        WHERE name = $1 AND state = 'failed'
+        WHERE name = $1 AND state = 'failed' ${extra}
        ORDER BY completed_on DESC NULLS LAST LIMIT $2`,
-      [queue, limit],
+      params,
     );
     return rows.map((r) => ({
       id: r.id,
@@ -255,6 +265,34 @@ export class PgBossQueue implements Queue {
       createdOn: new Date(r.created_on),
       failedOn: r.completed_on ? new Date(r.completed_on) : null,
     }));
+  }
+
+  /**
+   * An operator's retry of a failed job: a new job of the same class and payload with a fresh set
+   * of tries, then the failed row is removed. False when the job is not (or no longer) failed.
+   */
+  async retryFailedJob(queue: string, id: string): Promise<boolean> {
+    const failed = await this.failedJob(queue, id);
+    if (!failed) return false;
+    const def = this.defs.get(failed.jobClass);
+    if (!def) return false;
+    await this.dispatch(def, failed.payload);
+    await this.deleteFailedJob(queue, id);
+    return true;
+  }
+
+  /** Removes a failed job (from the job table or its archive). False when there is none. */
+  async deleteFailedJob(queue: string, id: string): Promise<boolean> {
+    const s = this.opts.schema;
+    let removed = 0;
+    for (const table of ['job', 'archive']) {
+      const r = await this.options.database.query(
+        `DELETE FROM ${s}.${table} WHERE name = $1 AND id = $2 AND state = 'failed'`,
+        [queue, id],
+      );
+      removed += r.rowCount;
+    }
+    return removed > 0;
   }
 
   /** Job counts of a queue by state (waiting = created or retry, whether due or not). */

@@ -1,20 +1,41 @@
-// A fake Stripe API on 127.0.0.1 for the PaymentIntents endpoints our adapter uses
-// (form-encoded bodies, bearer secret key, Idempotency-Key, Stripe's error envelope).
-// Tests move an intent to a final status with `succeed` / `decline`, as Stripe.js would.
-import { randomBytes } from 'node:crypto';
+// A fake Stripe API on 127.0.0.1 speaking the endpoints our adapter uses, as Stripe documents them:
+// PaymentIntents (create, retrieve, update, confirm, cancel), Customers (create, list by e-mail),
+// form-encoded bodies, bearer secret key, Idempotency-Key replay (same key and body: the saved
+// answer with Idempotent-Replayed; same key, other body: 400 idempotency_error), Stripe's error
+// envelope, and the test payment methods (pm_card_visa succeeds, pm_card_chargeDeclined declines
+// with a 402 card_error, pm_card_authenticationRequired needs action). Webhook events are signed
+// with the SDK's own webhooks.generateTestHeaderString.
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 
 export interface FakePaymentIntent {
   id: string;
   object: 'payment_intent';
   amount: number;
+  amount_received: number;
   currency: string;
   status: string;
   client_secret: string;
   description: string | null;
+  customer: string | null;
+  payment_method: string | null;
+  setup_future_usage: string | null;
   metadata: Record<string, string>;
   automatic_payment_methods: { enabled: boolean } | null;
+  last_payment_error: { code: string; decline_code?: string; message: string } | null;
+  next_action: { type: string } | null;
+  created: number;
+  livemode: false;
+}
+
+export interface FakeCustomer {
+  id: string;
+  object: 'customer';
+  email: string | null;
+  name: string | null;
+  metadata: Record<string, string>;
   created: number;
   livemode: false;
 }
@@ -22,6 +43,7 @@ export interface FakePaymentIntent {
 export interface StripeRequest {
   method: string;
   path: string;
+  query: Record<string, string>;
   headers: IncomingMessage['headers'];
   /** decoded form fields, nested keys (metadata[x]) kept flat */
   form: Record<string, string>;
@@ -31,33 +53,106 @@ export interface FakeStripe {
   host: string;
   port: number;
   secretKey: string;
+  webhookSecret: string;
   /** env for createTestApp */
   env: Record<string, string>;
   requests: StripeRequest[];
   intents: Map<string, FakePaymentIntent>;
-  succeed(id: string): void;
+  customers: Map<string, FakeCustomer>;
+  /** what Stripe.js does in the browser: confirm with a card (pm_card_visa by default) */
+  succeed(id: string, paymentMethod?: string): void;
   decline(id: string): void;
+  processing(id: string): void;
   /** the next request answers this status with Stripe's api_error envelope */
   failNext(status: number): void;
+  /** a Stripe event about an intent as it is now, e.g. payment_intent.succeeded */
+  event(type: string, intentId: string): { id: string; payload: string };
+  /** a Stripe-Signature header for the payload, made by the official SDK */
+  sign(payload: string, secret?: string): string;
   close(): Promise<void>;
 }
 
-export async function startFakeStripe(secretKey = 'sk_test_itinera'): Promise<FakeStripe> {
+const ATTACHABLE = new Set(['pm_card_visa', 'pm_card_mastercard']);
+
+export async function startFakeStripe(
+  secretKey = 'sk_test_itinera',
+  webhookSecret = 'whsec_test_itinera',
+): Promise<FakeStripe> {
   const requests: StripeRequest[] = [];
   const intents = new Map<string, FakePaymentIntent>();
-  const idempotent = new Map<string, FakePaymentIntent>();
+  const customers = new Map<string, FakeCustomer>();
+  const idempotent = new Map<string, { bodyHash: string; status: number; body: unknown }>();
   const failures: number[] = [];
+  const now = () => Math.floor(Date.now() / 1000);
+
+  const metadataOf = (form: Record<string, string>) => {
+    const metadata: Record<string, string> = {};
+    for (const [k, v] of Object.entries(form)) {
+      const m = /^metadata\[(.+)\]$/.exec(k);
+      if (m) metadata[m[1]] = v;
+    }
+    return metadata;
+  };
+
+  /** a confirm with a payment method: the outcome Stripe's test method stands for */
+  const confirmWith = (intent: FakePaymentIntent, pm: string): { status: number; body: unknown } => {
+    intent.payment_method = pm;
+    if (pm === 'pm_card_chargeDeclined') {
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = {
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      };
+      intent.payment_method = null;
+      return {
+        status: 402,
+        body: {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: 'generic_decline',
+            message: 'Your card was declined.',
+            payment_intent: intent,
+          },
+        },
+      };
+    }
+    if (pm === 'pm_card_authenticationRequired') {
+      intent.status = 'requires_action';
+      intent.next_action = { type: 'use_stripe_sdk' };
+      return { status: 200, body: intent };
+    }
+    if (!ATTACHABLE.has(pm)) {
+      return {
+        status: 400,
+        body: {
+          error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${pm}'` },
+        },
+      };
+    }
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    intent.last_payment_error = null;
+    intent.next_action = null;
+    // saved for later: Stripe attaches it to the customer with setup_future_usage
+    if (intent.setup_future_usage && intent.customer) intent.payment_method = `${pm}_${intent.customer}`;
+    return { status: 200, body: intent };
+  };
 
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-    const path = (req.url ?? '').split('?')[0];
-    requests.push({ method: req.method ?? '', path, headers: req.headers, form });
-    const send = (status: number, body: unknown) => {
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const form = Object.fromEntries(new URLSearchParams(raw));
+    const [path, qs = ''] = (req.url ?? '').split('?');
+    const query = Object.fromEntries(new URLSearchParams(qs));
+    requests.push({ method: req.method ?? '', path, query, headers: req.headers, form });
+    const send = (status: number, body: unknown, replayed = false) => {
       res.writeHead(status, {
         'content-type': 'application/json',
         'request-id': `req_${randomBytes(6).toString('hex')}`,
+        ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
       });
       res.end(JSON.stringify(body));
     };
@@ -70,64 +165,158 @@ export async function startFakeStripe(secretKey = 'sk_test_itinera'): Promise<Fa
     const failure = failures.shift();
     if (failure) return error(failure, 'api_error', 'Something went wrong on our end.');
 
+    // POSTs with an Idempotency-Key: the first answer is saved and replayed
+    const key = req.method === 'POST' ? req.headers['idempotency-key'] : undefined;
+    const bodyHash = createHash('sha256').update(`${path}\n${raw}`).digest('hex');
+    if (typeof key === 'string') {
+      const saved = idempotent.get(key);
+      if (saved && saved.bodyHash !== bodyHash) {
+        return error(
+          400,
+          'idempotency_error',
+          'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+        );
+      }
+      if (saved) return send(saved.status, saved.body, true);
+    }
+    const answer = (status: number, body: unknown) => {
+      if (typeof key === 'string') idempotent.set(key, { bodyHash, status, body: JSON.parse(JSON.stringify(body)) });
+      send(status, body);
+    };
+
+    if (req.method === 'POST' && path === '/v1/customers') {
+      const customer: FakeCustomer = {
+        id: `cus_${randomBytes(7).toString('hex')}`,
+        object: 'customer',
+        email: form.email ?? null,
+        name: form.name ?? null,
+        metadata: metadataOf(form),
+        created: now(),
+        livemode: false,
+      };
+      customers.set(customer.id, customer);
+      return answer(200, customer);
+    }
+    if (req.method === 'GET' && path === '/v1/customers') {
+      const data = [...customers.values()]
+        .filter((c) => !query.email || c.email === query.email)
+        .slice(0, Number(query.limit ?? 10));
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/customers' });
+    }
+
     if (req.method === 'POST' && path === '/v1/payment_intents') {
-      const key = req.headers['idempotency-key'];
-      if (typeof key === 'string' && idempotent.has(key)) return send(200, idempotent.get(key));
       const amount = Number(form.amount);
       if (!Number.isInteger(amount) || amount < 1) {
         return error(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer');
       }
       if (!form.currency) return error(400, 'invalid_request_error', 'Missing required param: currency.');
-      const id = `pi_${randomBytes(12).toString('hex')}`;
-      const metadata: Record<string, string> = {};
-      for (const [k, v] of Object.entries(form)) {
-        const m = /^metadata\[(.+)\]$/.exec(k);
-        if (m) metadata[m[1]] = v;
+      if (form.customer && !customers.has(form.customer)) {
+        return error(400, 'invalid_request_error', `No such customer: '${form.customer}'`, 'resource_missing');
       }
+      const id = `pi_${randomBytes(12).toString('hex')}`;
       const intent: FakePaymentIntent = {
         id,
         object: 'payment_intent',
         amount,
+        amount_received: 0,
         currency: form.currency,
         status: 'requires_payment_method',
         client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
         description: form.description ?? null,
-        metadata,
+        customer: form.customer ?? null,
+        payment_method: null,
+        setup_future_usage: form.setup_future_usage ?? null,
+        metadata: metadataOf(form),
         automatic_payment_methods: form['automatic_payment_methods[enabled]'] === 'true' ? { enabled: true } : null,
-        created: Math.floor(Date.now() / 1000),
+        last_payment_error: null,
+        next_action: null,
+        created: now(),
         livemode: false,
       };
       intents.set(id, intent);
-      if (typeof key === 'string') idempotent.set(key, intent);
-      return send(200, intent);
+      return answer(200, intent);
     }
-    const m = /^\/v1\/payment_intents\/([\w]+)$/.exec(path);
-    if (req.method === 'GET' && m) {
-      const intent = intents.get(m[1]);
-      if (!intent) {
-        return error(404, 'invalid_request_error', `No such payment_intent: '${m[1]}'`, 'resource_missing');
+    const m = /^\/v1\/payment_intents\/(\w+)(?:\/(confirm|cancel))?$/.exec(path);
+    const intent = m ? intents.get(m[1]) : undefined;
+    if (m && !intent) {
+      return error(404, 'invalid_request_error', `No such payment_intent: '${m[1]}'`, 'resource_missing');
+    }
+    if (m && intent && req.method === 'GET' && !m[2]) return send(200, intent);
+    if (m && intent && req.method === 'POST' && !m[2]) {
+      if (form.amount) intent.amount = Number(form.amount);
+      Object.assign(intent.metadata, metadataOf(form));
+      return answer(200, intent);
+    }
+    if (m && intent && req.method === 'POST' && m[2] === 'confirm') {
+      if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status)) {
+        return error(
+          400,
+          'invalid_request_error',
+          `This PaymentIntent's status is ${intent.status}.`,
+          'payment_intent_unexpected_state',
+        );
       }
-      return send(200, intent);
+      const out = confirmWith(intent, form.payment_method ?? intent.payment_method ?? '');
+      return answer(out.status, out.body);
+    }
+    if (m && intent && req.method === 'POST' && m[2] === 'cancel') {
+      if (['succeeded', 'processing', 'canceled'].includes(intent.status)) {
+        return error(
+          400,
+          'invalid_request_error',
+          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+          'payment_intent_unexpected_state',
+        );
+      }
+      intent.status = 'canceled';
+      return answer(200, intent);
     }
     return error(404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${path}).`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const setStatus = (id: string, status: string) => {
+  const find = (id: string) => {
     const intent = intents.get(id);
     if (!intent) throw new Error(`fake stripe: no intent ${id}`);
-    intent.status = status;
+    return intent;
   };
+  const sign = (payload: string, secret = webhookSecret) =>
+    Stripe.webhooks.generateTestHeaderString({ payload, secret });
   return {
     host: '127.0.0.1',
     port,
     secretKey,
-    env: { STRIPE_SECRET_KEY: secretKey, STRIPE_API_BASE: `http://127.0.0.1:${port}` },
+    webhookSecret,
+    env: {
+      STRIPE_SECRET_KEY: secretKey,
+      STRIPE_API_BASE: `http://127.0.0.1:${port}`,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+    },
     requests,
     intents,
-    succeed: (id) => setStatus(id, 'succeeded'),
-    decline: (id) => setStatus(id, 'requires_payment_method'),
+    customers,
+    succeed: (id, pm = 'pm_card_visa') => void confirmWith(find(id), pm),
+    decline: (id) => void confirmWith(find(id), 'pm_card_chargeDeclined'),
+    processing: (id) => {
+      find(id).status = 'processing';
+    },
     failNext: (status) => failures.push(status),
+    event: (type, intentId) => {
+      const id = `evt_${randomBytes(12).toString('hex')}`;
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        api_version: '2025-03-31.basil',
+        created: now(),
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object: intents.get(intentId) ?? { id: intentId, object: 'payment_intent' } },
+      });
+      return { id, payload };
+    },
+    sign,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -123,6 +123,7 @@ export function catalogFixture(): CatalogDoc {
       {
         code: 'es',
         name: 'España',
+        is_active: true,
         languages: ['es', 'ca', 'en'],
         tour_path_slugs: { es: 'viajes', ca: 'viatges', en: 'tours' },
         currency: { code: 'EUR', name: 'Euro', symbol: '€' },
@@ -132,6 +133,7 @@ export function catalogFixture(): CatalogDoc {
       {
         code: 'de',
         name: 'Deutschland',
+        is_active: true,
         languages: ['de', 'en'],
         tour_path_slugs: { de: 'reisen', en: 'tours' },
         currency: { code: 'EUR', name: 'Euro', symbol: '€' },

@@ -159,6 +159,7 @@ export function contentDoc(): Record<string, unknown> {
     regions: [
       {
         slug: 'asia',
+        status: 'active',
         image: 'regions/asia.jpg',
         full_width_image: 'https://cdn.example.com/asia-wide.jpg',
         sort_order: 2,
@@ -171,6 +172,7 @@ export function contentDoc(): Record<string, unknown> {
       },
       {
         slug: 'americas',
+        status: 'active',
         image: '/regions/americas.jpg',
         sort_order: 1,
         translations: { es_ES: { name: 'América' } },
@@ -180,6 +182,7 @@ export function contentDoc(): Record<string, unknown> {
     countries: [
       {
         slug: 'japan',
+        status: 'active',
         region: 'asia',
         image: 'countries/japan.jpg',
         images: ['countries/japan-1.jpg', 'https://cdn.example.com/japan-2.jpg'],
@@ -227,6 +230,7 @@ export function contentDoc(): Record<string, unknown> {
       },
       {
         slug: 'vietnam',
+        status: 'active',
         region: 'asia',
         image: 'https://cdn.example.com/vietnam.jpg',
         sort_order: 1,
@@ -243,9 +247,14 @@ export function contentDoc(): Record<string, unknown> {
         status: 'inactive',
         translations: { es_ES: { name: 'Tailandia' } },
       },
-      { slug: 'india', region: 'asia', sort_order: 4, translations: { de_DE: { name: 'Indien' } } },
-      { slug: 'peru', region: 'americas', translations: { es_ES: { name: 'Perú' } } },
-      { slug: 'south-georgia', region: 'antarctica', translations: { es_ES: { name: 'Georgia del Sur' } } },
+      { slug: 'india', region: 'asia', sort_order: 4, status: 'active', translations: { de_DE: { name: 'Indien' } } },
+      { slug: 'peru', region: 'americas', status: 'active', translations: { es_ES: { name: 'Perú' } } },
+      {
+        slug: 'south-georgia',
+        region: 'antarctica',
+        status: 'active',
+        translations: { es_ES: { name: 'Georgia del Sur' } },
+      },
     ],
     region_labels: {
       es_ES: {
@@ -259,6 +268,7 @@ export function contentDoc(): Record<string, unknown> {
       de_DE: { hero_button_primary: 'Jetzt reisen', newsletter_heading: null, newsletter_button_text: '  ' },
     },
     about_us: {
+      status: 'active',
       video_url: 'videos/about-us.mp4',
       translations: {
         es_ES: {

@@ -98,5 +98,5 @@ export async function applyContent(database: Database, doc: Record<string, unkno
 
 /** An import context for calling the content section directly (the importer builds the real one). */
 export function importContext(db: DbOrTx): ImportContext {
-  return { today: '2026-06-15', db, count: () => {} };
+  return { today: '2026-06-15', db, count: () => {}, changed: () => {} };
 }

@@ -108,8 +108,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
-                503: {
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -219,8 +219,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
-                503: {
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3372,8 +3372,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Flight selection (BUSINESS needs the fare_id of the chosen card)
-         * @description Flight selection (BUSINESS needs the fare_id of the chosen card).
+         * Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare)
+         * @description Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare).
          */
         put: {
             parameters: {
@@ -3644,6 +3644,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's webhook: payment_intent.succeeded / payment_failed / processing
+         * @description Verified with STRIPE_WEBHOOK_SECRET (400 invalid_signature otherwise). payment_intent.succeeded finalizes the intent's stored quote (the same finalization as confirm); payment_failed and processing are recorded on the booking's payment. Each event id is processed once; unknown events and intents are acknowledged (200).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            received: true;
+                            duplicate: boolean;
+                            handled: boolean;
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{market}/{lang}/checkout/payment/intent": {
         parameters: {
             query?: never;
@@ -3654,8 +3716,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Payment intent for the deposit of the session total (extras included)
-         * @description Payment intent for the deposit of the session total (extras included).
+         * Payment intent for the deposit of the session total: freezes the quote and holds the seats (same selections: same intent)
+         * @description Checks the offer is still bookable (404 offer_not_found, 410 offer_expired) and has seats for actual_pax_count (409 offer_sold_out); on an offer with flights a flight selection is required (400 flight_selection_required). The seats are held for CHECKOUT_HOLD_MINUTES.
          */
         post: {
             parameters: {
@@ -3704,6 +3766,33 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Gone: no longer available. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description An outside service answered with an error. */
                 502: {
                     headers: {
@@ -3740,8 +3829,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm the payment (status Succeeded) and finalize the booking; clears the session
-         * @description Confirm the payment (status Succeeded) and finalize the booking; clears the session.
+         * Confirm the payment (status Succeeded) and finalize the quote of the intent; clears the session
+         * @description Finalizes exactly the quote frozen by the intent (409 quote_changed when the selections changed since). Idempotent: an intent already finalized (by confirm, webhook or reconciliation) answers the same body, also after the session was cleared. With the sandbox gateway, payment_method takes Stripe's test methods (default pm_card_visa; pm_card_chargeDeclined: 402 payment_not_succeeded, retry allowed; pm_card_authenticationRequired: 402 payment_requires_action with client_secret). With Stripe, the browser confirms with Stripe.js first; payment_method is optional and confirms server-side.
          */
         post: {
             parameters: {
@@ -3757,6 +3846,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         payment_intent_id: string;
+                        /** @description payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired */
+                        payment_method?: string;
                     };
                 };
             };
@@ -3794,6 +3885,24 @@ export interface paths {
                 };
                 /** @description The payment was declined. */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description payment_not_succeeded or payment_requires_action */
+                            error: string;
+                            message: string;
+                            /** @description payment_requires_action: finish with Stripe.js handleNextAction, then confirm again */
+                            client_secret?: string | null;
+                            payment_intent_id?: string;
+                        };
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4591,7 +4700,7 @@ export interface components {
             price?: number;
             /** @description business: tour price with this fare */
             finalPrice?: number;
-            /** @description business: final price minus the economy price */
+            /** @description business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper) */
             extraPrice?: number;
         };
     };

@@ -305,6 +305,8 @@ export const offers = pgTable(
   },
   (t) => [
     index('offers_product_departure').on(t.marketProductId, t.departureDate),
+    // the console's booking list sorted or filtered by departure
+    index('offers_departure').on(t.departureDate, t.id),
     index('offers_bookable').on(t.status, t.departureDate).where(sql`status = 'Active'`),
   ],
 );

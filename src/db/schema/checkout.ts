@@ -28,7 +28,13 @@ export const clients = pgTable(
     phone: varchar('phone', { length: 30 }).notNull(),
     ...timestamps,
   },
-  (t) => [index('clients_email').on(sql`lower(${t.email})`)],
+  (t) => [
+    index('clients_email').on(sql`lower(${t.email})`),
+    // the console's booking search: e-mail, last name or "first last" prefixes
+    index('clients_email_prefix').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('clients_last_name_prefix').on(sql`lower(${t.lastName}) text_pattern_ops`),
+    index('clients_full_name_prefix').on(sql`lower(${t.firstName} || ' ' || ${t.lastName}) text_pattern_ops`),
+  ],
 );
 
 /**
@@ -65,6 +71,13 @@ export const bookings = pgTable(
     uniqueIndex('bookings_reference').on(t.reference),
     index('bookings_status').on(t.status),
     index('bookings_offer').on(t.offerId),
+    // the console's booking list: newest first, optionally per status or market; reference prefix search
+    index('bookings_created').on(t.createdAt, t.id),
+    index('bookings_status_created').on(t.status, t.createdAt, t.id),
+    index('bookings_market_created').on(t.marketCode, t.createdAt, t.id),
+    index('bookings_status_market_created').on(t.status, t.marketCode, t.createdAt, t.id),
+    index('bookings_client').on(t.clientId),
+    index('bookings_reference_prefix').on(t.reference.op('text_pattern_ops')),
   ],
 );
 

@@ -100,9 +100,24 @@ export const bookingPayments = pgTable(
     totalPrice: numeric('total_price', { precision: 12, scale: 2 }).notNull(),
     currency: varchar('currency', { length: 3 }).notNull(),
     status: varchar('status', { length: 30 }).notNull(),
+    /** the frozen quote (migration 0600): totals, selection fingerprint and the session state to finalize */
+    quote: jsonb('quote').$type<Record<string, unknown> | null>(),
+    fingerprint: varchar('fingerprint', { length: 64 }),
+    /** sha256 of the checkout session token that made the intent (idempotent confirm after the session ends) */
+    sessionId: varchar('session_id', { length: 64 }),
+    /** the gateway's customer the card is saved to, and the saved payment method after success */
+    customerId: varchar('customer_id', { length: 255 }),
+    paymentMethodId: varchar('payment_method_id', { length: 255 }),
+    /** the confirm answer, stored by the finalization that paid the booking */
+    confirmation: jsonb('confirmation').$type<Record<string, unknown> | null>(),
+    finalizedAt: timestamp('finalized_at', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [uniqueIndex('booking_payments_intent').on(t.intentId), index('booking_payments_booking').on(t.bookingId)],
+  (t) => [
+    uniqueIndex('booking_payments_intent').on(t.intentId),
+    index('booking_payments_booking').on(t.bookingId),
+    index('booking_payments_open').on(t.createdAt).where(sql`finalized_at IS NULL`),
+  ],
 );
 
 /** One flight booking per booking and leg (the job's idempotency anchor). */

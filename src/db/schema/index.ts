@@ -1,3 +1,4 @@
+export * from './admin.js';
 export * from './catalog.js';
 export * from './checkout.js';
 export * from './content.js';
@@ -7,3 +8,4 @@ export * from './marketing.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './ops.js';
+export * from './payments.js';

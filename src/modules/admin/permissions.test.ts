@@ -33,3 +33,25 @@ describe('admin permission model', () => {
     expect(actionsFor({ superAdmin: true, permissions: [] }, 'lead').create).toBe(false);
   });
 });
+
+describe('the console permission list', () => {
+  it("names every permission the issue lists, in the spec's {ability}_{resource} style", () => {
+    expect(allPermissions().sort()).toEqual(
+      [
+        'view_booking',
+        'book_flights_booking',
+        'view_lead',
+        'delete_lead',
+        'view_subscriber',
+        'view_sync_record',
+        'retry_sync_record',
+        'view_job',
+        'retry_job',
+        'delete_job',
+        'view_dashboard',
+        'view_audit_log',
+        'manage_admin',
+      ].sort(),
+    );
+  });
+});

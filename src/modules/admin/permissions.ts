@@ -1,9 +1,11 @@
+import { AppError } from '../../platform/errors.js';
+
 // The admin permission model: each admin resource lists the abilities it offers, and a
 // permission is named `{ability}_{resource}` (view_lead, delete_lead). Admin screens ask
 // `actionsFor(grant, resource)` what to show; an ability the resource does not offer is never
 // granted, whatever a role holds (leads are read-only: no create or edit).
 
-export type Ability = 'view' | 'create' | 'update' | 'delete';
+export type Ability = 'view' | 'create' | 'update' | 'delete' | 'book_flights' | 'retry' | 'manage';
 
 export interface AdminResource {
   label: string;
@@ -12,9 +14,20 @@ export interface AdminResource {
   bulkDelete: boolean;
 }
 
+// Adding a resource here adds its permissions everywhere (role editor, super_admin, docs/console.md).
 export const adminResources = {
+  booking: { label: 'Bookings', abilities: ['view', 'book_flights'], bulkDelete: false },
   lead: { label: 'Leads', abilities: ['view', 'delete'], bulkDelete: true },
+  subscriber: { label: 'Subscribers', abilities: ['view'], bulkDelete: false },
+  sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },
+  job: { label: 'Jobs', abilities: ['view', 'retry', 'delete'], bulkDelete: false },
+  dashboard: { label: 'Monitoring dashboards', abilities: ['view'], bulkDelete: false },
+  audit_log: { label: 'Audit log', abilities: ['view'], bulkDelete: false },
+  admin: { label: 'Admin users, roles and API tokens', abilities: ['manage'], bulkDelete: false },
 } as const satisfies Record<string, AdminResource>;
+
+/** The role that holds every permission, present or future. */
+export const SUPER_ADMIN_ROLE = 'super_admin';
 
 export type ResourceName = keyof typeof adminResources;
 type AbilityOf<R extends ResourceName> = (typeof adminResources)[R]['abilities'][number];
@@ -67,4 +80,11 @@ export function actionsFor(grant: Grant, resource: ResourceName): ResourceAction
     delete: del,
     bulkDelete: del && adminResources[resource].bulkDelete,
   };
+}
+
+/** The refusal the console's preHandler and the services raise alike. */
+export function assertAllowed(grant: Grant, permission: Permission): void {
+  if (!allows(grant, permission)) {
+    throw new AppError(403, 'forbidden', `This needs the ${permission} permission.`);
+  }
 }

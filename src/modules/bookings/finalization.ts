@@ -1,33 +1,51 @@
-// Finalization after a Succeeded payment, in one transaction: the client from client_data,
-// passengers from traveler_data (first is lead), the flight selection enriched with airport
-// data and a per-leg breakdown, upsell records, the status transition and the allotment.
-// A booking that already has passengers is not finalized again.
+// Finalization of a Succeeded payment, in one transaction under the payment's row lock: the client
+// from the quote's client_data, passengers from its traveler_data (first is lead), the flight
+// selection enriched with airport data and a per-leg breakdown, upsell records, the status
+// transition, the held seats turned into allotment_used, and the confirm answer stored on the
+// payment. Confirm, webhook and reconciliation all call this one function with the intent id; the
+// first one finalizes, the others get the stored answer.
 import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import { consumeAllotment } from '../catalog/offers.js';
+import { takeSeats } from '../catalog/offers.js';
 import { airportNames } from '../catalog/repository.js';
 import * as checkout from '../checkout/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
 import * as flights from '../flights/repository.js';
 import type { FlightLeg, FlightSegment } from '../flights/rules.js';
+import * as payments from '../payments/repository.js';
+import type { Quote } from '../payments/rules.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
 import { transition } from './status.js';
 
 export interface PaymentFacts {
   intentId: string;
-  methodCode: string;
-  gatewayCode: string;
+  /** what the gateway reports as paid, in minor units */
   amountCents: number;
-  totalCents: number;
+  /** the payment method the gateway saved with the payment, for later off-session charges */
+  paymentMethodId?: string | null;
+  /** who finished it: for the transition record */
+  source: 'confirm' | 'webhook' | 'reconciliation';
+}
+
+/** The body of a confirm, stored on the payment by the finalization that paid the booking. */
+export interface Confirmation {
+  booking_reference: string;
+  status: string;
+  payment_status: 'Succeeded';
+  amount_paid: number;
+  currency: { code: string; symbol: string };
+  confirmation_url: string;
 }
 
 export interface FinalizationResult {
   bookingId: number;
   reference: string;
   status: string;
-  /** false when the booking already had passengers (finalized before) */
+  /** false when the payment was finalized before (by another path) */
   finalized: boolean;
+  confirmation: Confirmation;
 }
 
 type Selection = Record<string, unknown> & {
@@ -38,10 +56,11 @@ type Selection = Record<string, unknown> & {
   fare_id?: string | null;
   flow_id?: string | null;
   business_extra_price_per_person?: number | null;
+  extra_price_per_person?: number | null;
 };
 
 /** flight_selection as stored on the booking: airports named, each leg with its total. */
-async function enrichSelection(ctx: AppContext, s: Selection | null, pax: number) {
+async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number) {
   if (!s?.cabin_class) return null;
   const legs = s.legs ?? [];
   const codes = [
@@ -51,7 +70,7 @@ async function enrichSelection(ctx: AppContext, s: Selection | null, pax: number
     s.inbound?.arrival_airport,
     ...legs.flatMap((l) => [l.origin, l.destination]),
   ].filter((c): c is string => typeof c === 'string');
-  const names = await airportNames(ctx.database.db, codes);
+  const names = await airportNames(db, codes);
   const airport = (code: string | undefined) => (code ? { iata_code: code, ...(names.get(code) ?? {}) } : null);
   const segment = (seg: FlightSegment | undefined) =>
     seg
@@ -76,25 +95,68 @@ async function enrichSelection(ctx: AppContext, s: Selection | null, pax: number
   };
 }
 
-export async function finalizeBooking(
-  ctx: AppContext,
-  state: FlightSessionState,
-  payment: PaymentFacts,
-): Promise<FinalizationResult> {
-  if (!state.clientData) throw new AppError(400, 'client_data_required', 'Enter the booking contact first.');
-  if (!state.travelerData?.length) throw new AppError(400, 'traveler_data_required', 'Enter the travelers first.');
-  const client = state.clientData;
-  const travelers = state.travelerData;
-  const pax = state.actualPaxCount;
-  const currency = state.currency.code;
-  const selection = state.flightSelection as Selection | null;
-  const enriched = await enrichSelection(ctx, selection, pax);
-
+export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): Promise<FinalizationResult> {
   const done = await ctx.database.db.transaction(async (tx) => {
+    const row = await payments.lockPayment(tx, payment.intentId);
+    if (!row?.quote) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
+    const quote = row.quote as unknown as Quote<FlightSessionState>;
+    if (row.finalizedAt && row.confirmation) {
+      const stored = row.confirmation as unknown as Confirmation;
+      return {
+        bookingId: row.bookingId,
+        reference: stored.booking_reference,
+        status: stored.status,
+        finalized: false,
+        confirmation: stored,
+      };
+    }
+    const state = quote.state;
+    if (!state.clientData) throw new AppError(400, 'client_data_required', 'Enter the booking contact first.');
+    if (!state.travelerData?.length) throw new AppError(400, 'traveler_data_required', 'Enter the travelers first.');
+    const client = state.clientData;
+    const travelers = state.travelerData;
+    const pax = state.actualPaxCount;
+    const currency = quote.currency;
+    const selection = state.flightSelection as Selection | null;
+    const enriched = await enrichSelection(tx, selection, pax);
     const booking = await checkout.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
-    const result = { bookingId: booking.id, reference: booking.reference };
-    if (await flights.hasPassengers(tx, booking.id)) return { ...result, status: booking.status, finalized: false };
+    const answer = (status: string): Confirmation => ({
+      booking_reference: booking.reference,
+      status,
+      payment_status: 'Succeeded',
+      amount_paid: centsToNumber(payment.amountCents),
+      currency: state.currency,
+      confirmation_url: `/api/${state.marketCode}/${state.lang}/checkout/confirmation/${booking.reference}`,
+    });
+    const finish = async (status: string) => {
+      const confirmation = answer(status);
+      await payments.markFinalized(tx, payment.intentId, {
+        paymentMethodId: payment.paymentMethodId ?? null,
+        confirmation: confirmation as unknown as Record<string, unknown>,
+        at: ctx.clock.now(),
+      });
+      return confirmation;
+    };
+    if (await flights.hasPassengers(tx, booking.id)) {
+      // paid before through another intent (one the customer paid although it was replaced):
+      // the money is recorded, the admins refund or keep it
+      await flights.notifyAdmins(tx, {
+        type: 'payment_duplicate',
+        bookingId: booking.id,
+        title: 'Second payment for a booking',
+        message: `Booking ${booking.reference} was already paid; intent ${payment.intentId} paid as well.`,
+        data: { payment_intent_id: payment.intentId },
+      });
+      const confirmation = await finish(booking.status);
+      return {
+        bookingId: booking.id,
+        reference: booking.reference,
+        status: booking.status,
+        finalized: false,
+        confirmation,
+      };
+    }
 
     const clientId = await checkout.upsertClient(tx, client);
     await flights.attachPassengers(
@@ -186,34 +248,41 @@ export async function finalizeBooking(
         },
       });
     }
+    if (selection?.cabin_class === 'ECONOMY' && typeof selection.extra_price_per_person === 'number') {
+      const perPerson = toCents(selection.extra_price_per_person);
+      upsells.push({
+        ...base,
+        type: 'flight_fare',
+        name: 'Economy fare chosen',
+        unitPrice: formatCents(perPerson),
+        quantity: pax,
+        totalPrice: formatCents(perPerson * pax),
+        details: { cabin_class: 'ECONOMY', fare_id: selection.fare_id ?? null, pax_count: pax },
+      });
+    }
     await flights.insertUpsells(tx, upsells);
 
     await checkout.updateFinalizedBooking(tx, booking.id, {
       clientId,
       flightSelection: enriched as Record<string, unknown> | null,
-      paymentMethodCode: payment.methodCode,
-      paymentGatewayCode: payment.gatewayCode,
-      totalPrice: formatCents(payment.totalCents),
+      paymentMethodCode: row.methodCode,
+      paymentGatewayCode: row.gatewayCode,
+      totalPrice: formatCents(quote.totalCents),
     });
     const next = statusAfterPayment(selection?.cabin_class);
     await transition(tx, booking.id, [BookingStatus.checkout], next, {
       payment_intent_id: payment.intentId,
       payment_status: 'Succeeded',
       amount_paid: centsToNumber(payment.amountCents),
-      total_price: centsToNumber(payment.totalCents),
+      total_price: centsToNumber(quote.totalCents),
       currency,
+      source: payment.source,
     });
-    if (!(await consumeAllotment(tx, booking.offerId))) {
-      // paid already: keep the booking, tell the admins the departure is over-sold
-      await flights.notifyAdmins(tx, {
-        type: 'allotment_exceeded',
-        bookingId: booking.id,
-        title: 'Allotment exceeded',
-        message: `Booking ${booking.reference} was paid after offer ${booking.offerId} ran out of allotment.`,
-        data: { offer_id: booking.offerId },
-      });
-    }
-    return { ...result, status: next, finalized: true };
+    // the seats were held since the intent: they become the booking's, the hold goes
+    await takeSeats(tx, booking.offerId, pax);
+    await payments.releaseHold(tx, booking.id);
+    const confirmation = await finish(next);
+    return { bookingId: booking.id, reference: booking.reference, status: next, finalized: true, confirmation };
   });
   // after the commit: the catalog's configurator shows the allotment this booking used at once
   if (done.finalized) ctx.events.emit('offers:changed');

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { amountToNumber as money } from '../../platform/money.js';
-import { findBooking, stepVisitsOf } from '../checkout/repository.js';
+import { findBooking, findClient, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -13,13 +13,16 @@ export async function bookingView(ctx: AppContext, id: number) {
   const db = ctx.database.db;
   const booking = await findBooking(db, id);
   if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
-  const [visits, people, upsells, legs, moves, notes] = await Promise.all([
+  const [visits, people, upsells, legs, moves, notes, payments, attempts, client] = await Promise.all([
     stepVisitsOf(db, id),
     flights.passengersOf(db, id),
     flights.upsellsOf(db, id),
     flights.flightBookingsOf(db, id),
     flights.transitionsOf(db, id),
     flights.notificationsOf(db, id),
+    flights.paymentsOf(db, id),
+    flights.legAttemptsOf(db, id),
+    booking.clientId ? findClient(db, booking.clientId) : null,
   ]);
   return {
     id: booking.id,
@@ -77,6 +80,26 @@ export async function bookingView(ctx: AppContext, id: number) {
       metadata: m.metadata,
       at: iso(m.createdAt),
     })),
+    contact: client
+      ? { first_name: client.firstName, last_name: client.lastName, email: client.email, phone: client.phone }
+      : null,
+    payments: payments.map((p) => ({
+      intent_id: p.intentId,
+      gateway_code: p.gatewayCode,
+      method_code: p.methodCode,
+      amount: money(p.amount),
+      total_price: money(p.totalPrice),
+      currency: p.currency,
+      status: p.status,
+      at: iso(p.createdAt),
+    })),
+    leg_attempts: attempts.map((a) => ({
+      leg_index: a.legIndex,
+      no_match_count: a.noMatchCount,
+      last_error: a.lastError ?? null,
+      at: iso(a.updatedAt),
+    })),
+    created_at: iso(booking.createdAt),
     notifications: notes.map((n) => ({
       type: n.type,
       title: n.title,

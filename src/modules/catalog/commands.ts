@@ -1,7 +1,8 @@
 // Operator commands of the catalog: import, preview-url, import:schema.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from '../../platform/cli.js';
-import { defaultSections, type ImportSummary, importDocumentSchema, runImport } from './import.js';
+import { resolveRelativeDates } from './demo.js';
+import { defaultSections, type ImportSummary, importDocumentSchema, type RecordChange, runImport } from './import.js';
 import { previewUrlFor } from './preview.js';
 
 export const IMPORT_SCHEMA_FILE = 'docs/import-format.schema.json';
@@ -14,18 +15,32 @@ export function importSchemaJson(): string {
 export function formatSummary(summary: ImportSummary): string[] {
   return Object.entries(summary).map(
     ([entity, c]) =>
-      `  ${entity.padEnd(26)} ${String(c.total).padStart(6)} in file, ${c.inserted} new, ${c.updated} changed`,
+      `  ${entity.padEnd(26)} ${String(c.total).padStart(6)} in file: ${c.inserted} new, ${c.updated} changed, ${c.total - c.inserted - c.updated} unchanged`,
+  );
+}
+
+/** One line per changed field of an updated record: `entity key: field: old -> new`. */
+export function formatChanges(changes: RecordChange[]): string[] {
+  const show = (v: unknown) => {
+    const text = JSON.stringify(v) ?? 'null';
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  return changes.flatMap((r) =>
+    r.changes.map((c) => `  ${r.entity} ${r.key}: ${c.field}: ${show(c.from)} -> ${show(c.to)}`),
   );
 }
 
 export const commands: Record<string, Command> = {
   import: {
-    describe: 'import a catalog document (all or nothing); lists every problem when it is invalid',
-    usage: 'import FILE.json',
+    describe:
+      'import a catalog document (all or nothing; a record updates only the fields it names); --dry-run shows what would change',
+    usage: 'import FILE.json [--dry-run]',
+    options: { 'dry-run': { type: 'boolean', describe: 'check the file and show what would change; write nothing' } },
     async run(args, cli) {
       const file = args.positional[0];
-      if (!file) {
-        cli.err('usage: npm run import -- FILE.json');
+      const dryRun = args.options['dry-run'] === true;
+      if (!file || args.positional.length > 1) {
+        cli.err('usage: npm run import -- FILE.json [--dry-run]');
         return 2;
       }
       let doc: unknown;
@@ -35,14 +50,27 @@ export const commands: Record<string, Command> = {
         cli.err(`cannot read ${file}: ${(err as Error).message}`);
         return 1;
       }
-      const result = await runImport(cli.database, doc, { sections: defaultSections });
+      // dates may be written relative to the day of import, as the demo files are ("today+30")
+      const today = new Date().toISOString().slice(0, 10);
+      const result = await runImport(cli.database, resolveRelativeDates(doc, today), {
+        sections: defaultSections,
+        today,
+        dryRun,
+        // run inside the server (embedded database): its caches drop at once; other processes
+        // notice the catalog revision on their next read
+        events: cli.app?.events,
+      });
       if (!result.ok) {
         cli.err(`${file}: ${result.problems.length} problem(s), nothing was imported:`);
         for (const p of result.problems) cli.err(`  ${p.path}: ${p.reason}`);
         return 1;
       }
-      cli.out(`${file}: imported`);
+      cli.out(dryRun ? `${file}: dry run, nothing was written` : `${file}: imported`);
       for (const line of formatSummary(result.summary)) cli.out(line);
+      if (dryRun && result.changes.length) {
+        cli.out('changes:');
+        for (const line of formatChanges(result.changes)) cli.out(line);
+      }
       return 0;
     },
   },

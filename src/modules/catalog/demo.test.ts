@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { ImportSection } from '../../import/section.js';
-import { loadDemo, mergeDocuments, resolveRelativeDates } from './demo.js';
+import { commands } from './commands.js';
+import { DEMO_DIR, loadDemo, mergeDocuments, resolveRelativeDates } from './demo.js';
 import { defaultSections } from './import.js';
 
 describe('demo document helpers', () => {
@@ -50,6 +51,25 @@ describe('loadDemo', () => {
     await t.close();
     await t.database.close();
   });
+
+  it('re-imports each demo file as it stands with the import command (dry run, then for real)', async () => {
+    const lines: string[] = [];
+    const cli = {
+      config: t.config,
+      database: t.database,
+      log: t.app.log,
+      out: (l: string) => lines.push(l),
+      err: (l: string) => lines.push(`ERR ${l}`),
+    };
+    const file = `${DEMO_DIR}/catalog.json`;
+    expect(await commands.import.run({ positional: [file], options: { 'dry-run': true } }, cli)).toBe(0);
+    expect(lines[0]).toBe(`${file}: dry run, nothing was written`);
+    expect(lines.filter((l) => l.startsWith('ERR'))).toEqual([]);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}markets +6 in file: 0 new, 0 changed, 6 unchanged$/));
+    lines.length = 0;
+    expect(await commands.import.run({ positional: [`${DEMO_DIR}/content.json`], options: {} }, cli)).toBe(0);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}regions +4 in file: 0 new, 0 changed, 4 unchanged$/));
+  }, 120_000);
 
   it('imports the demo catalog: markets, tours in every active market and language, offers', async () => {
     expect(seen[0]).toEqual(expect.arrayContaining(['markets', 'market_products']));

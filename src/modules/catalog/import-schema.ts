@@ -15,6 +15,9 @@ const Images = Type.Array(Type.String({ minLength: 1 }), {
   description: 'storage paths (joined to ASSET_BASE_URL) or absolute URLs',
 });
 const Day = Type.Integer({ minimum: 1, maximum: 60 });
+/** a field that may be left out (the stored value stays) or null (the stored value is cleared) */
+const Nullable = <T extends Parameters<typeof Type.Optional>[0]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Opt = Type.Optional;
 
 export const ROOM_TYPE_PATTERN = '^[1-9]A(?:\\+[1-9]CH)?$';
 export const ACCOMMODATION_TIERS = ['selection', 'luxury', 'grand_luxury'] as const;
@@ -25,23 +28,23 @@ export const OFFER_STATUSES = ['Active', 'Inactive', 'SoldOut', 'Cancelled', 'Dr
 export const MarketInput = Type.Object(
   {
     code: Type.String({ pattern: '^[a-z]{2,3}$' }),
-    name: Text,
-    is_active: Type.Optional(Type.Boolean({ default: true })),
-    languages: Type.Array(Lang, { minItems: 1, description: 'supported languages, default first' }),
+    name: Opt(Text),
+    is_active: Opt(Type.Boolean({ description: 'required for a new market' })),
+    languages: Opt(Type.Array(Lang, { minItems: 1, description: 'supported languages, default first' })),
     tour_path_slugs: Type.Optional(
       Type.Record(Type.String(), Type.String({ minLength: 1 }), {
         description: 'language -> localized path segment of product pages',
       }),
     ),
-    currency: Type.Object({ code: Currency, name: Text, symbol: Text }, { additionalProperties: false }),
-    timezone: Type.String({ minLength: 1, description: 'IANA time zone, e.g. Europe/Madrid' }),
-    airports: Type.Array(Iata, { description: 'departure airports of the market, primary first' }),
+    currency: Opt(Type.Object({ code: Currency, name: Text, symbol: Text }, { additionalProperties: false })),
+    timezone: Opt(Type.String({ minLength: 1, description: 'IANA time zone, e.g. Europe/Madrid' })),
+    airports: Opt(Type.Array(Iata, { description: 'departure airports of the market, primary first' })),
   },
   { additionalProperties: false },
 );
 
 export const AirportInput = Type.Object(
-  { iata_code: Iata, name: Text, city: Text, country: Text },
+  { iata_code: Iata, name: Opt(Text), city: Opt(Text), country: Opt(Text) },
   { additionalProperties: false },
 );
 
@@ -51,18 +54,18 @@ export const ExchangeRateInput = Type.Object(
 );
 
 const Place = {
-  city: Type.Optional(Type.String()),
-  country: Type.Optional(Type.String()),
+  city: Nullable(Type.String()),
+  country: Nullable(Type.String()),
 };
 
 export const HotelInput = Type.Object(
   {
     code: Code,
-    name: Text,
+    name: Opt(Text),
     ...Place,
-    description: Type.Optional(Type.String()),
+    description: Nullable(Type.String()),
     images: Type.Optional(Images),
-    stars: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+    stars: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
     rates: Type.Optional(
       Type.Array(
         Type.Object(
@@ -84,16 +87,16 @@ const Amenity = Type.Object(
 export const ActivityInput = Type.Object(
   {
     code: Code,
-    name: Text,
-    description: Type.Optional(Type.String()),
+    name: Opt(Text),
+    description: Nullable(Type.String()),
     ...Place,
     images: Type.Optional(Images),
-    reasons: Type.Optional(Type.Array(Type.String())),
-    amenities: Type.Optional(Type.Array(Amenity)),
-    rate: Type.Optional(
+    reasons: Nullable(Type.Array(Type.String())),
+    amenities: Nullable(Type.Array(Amenity)),
+    rate: Nullable(
       Type.Object(
         { price_per_person: Money, currency: Currency },
-        { additionalProperties: false, description: 'absent: no price available' },
+        { additionalProperties: false, description: 'null: no price available (the stored rate is removed)' },
       ),
     ),
   },
@@ -103,16 +106,16 @@ export const ActivityInput = Type.Object(
 export const TransferInput = Type.Object(
   {
     code: Code,
-    name: Text,
-    description: Type.Optional(Type.String()),
+    name: Opt(Text),
+    description: Nullable(Type.String()),
     ...Place,
     images: Type.Optional(Images),
-    vehicle_type: Type.Optional(Type.String()),
-    duration_minutes: Type.Optional(Type.Integer({ minimum: 1 })),
-    rate: Type.Optional(
+    vehicle_type: Nullable(Type.String()),
+    duration_minutes: Nullable(Type.Integer({ minimum: 1 })),
+    rate: Nullable(
       Type.Object(
         { price_per_trip: Money, currency: Currency },
-        { additionalProperties: false, description: 'absent: no price available' },
+        { additionalProperties: false, description: 'null: no price available (the stored rate is removed)' },
       ),
     ),
   },
@@ -123,11 +126,11 @@ export const ProductTemplateInput = Type.Object(
   {
     code: Code,
     slug: Type.Optional(Code),
-    title: Text,
-    trip_duration_days: Day,
-    country_slug: Code,
-    hero_image: Type.Optional(Type.String()),
-    package_service_name: Type.Optional(Type.String({ description: 'legacy package tours only' })),
+    title: Opt(Text),
+    trip_duration_days: Opt(Day),
+    country_slug: Opt(Code),
+    hero_image: Nullable(Type.String()),
+    package_service_name: Nullable(Type.String({ description: 'legacy package tours only' })),
     accommodations: Type.Optional(
       Type.Array(
         Type.Object(
@@ -151,12 +154,12 @@ export const ProductTemplateInput = Type.Object(
 export const OfferInput = Type.Object(
   {
     code: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' }),
-    departure_airport: Iata,
-    departure_date: IsoDate,
-    return_date: Type.Optional(IsoDate),
-    status: Type.Enum([...OFFER_STATUSES]),
+    departure_airport: Opt(Iata),
+    departure_date: Opt(IsoDate),
+    return_date: Nullable(IsoDate),
+    status: Opt(Type.Enum([...OFFER_STATUSES])),
     pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 9, default: 2 })),
-    allotment: Type.Integer({ minimum: 0 }),
+    allotment: Opt(Type.Integer({ minimum: 0 })),
     allotment_used: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -164,12 +167,12 @@ export const OfferInput = Type.Object(
         description: 'seats already taken; an import keeps the greater of this and the stored count',
       }),
     ),
-    land_base_price: Money,
-    flight_price: Money,
+    land_base_price: Opt(Money),
+    flight_price: Opt(Money),
     margin_percent: Type.Optional(Type.String({ pattern: '^\\d{1,3}(?:\\.\\d{1,2})?$' })),
-    final_price: Money,
-    price_per_person: Money,
-    flight_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    final_price: Opt(Money),
+    price_per_person: Opt(Money),
+    flight_data: Nullable(Type.Record(Type.String(), Type.Unknown())),
   },
   { additionalProperties: false },
 );
@@ -195,18 +198,18 @@ export const MarketProductInput = Type.Object(
     market: Type.String({ pattern: '^[a-z]{2,3}$' }),
     language: Lang,
     version: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-    status: Type.Enum([...PRODUCT_STATUSES]),
+    status: Opt(Type.Enum([...PRODUCT_STATUSES])),
     sort_order: Type.Optional(Type.Integer({ default: 0 })),
-    title: Text,
+    title: Opt(Text),
     subtitle: Type.Optional(Type.String()),
     short_description: Type.Optional(Type.String()),
     long_description: Type.Optional(Type.String()),
     highlights: Type.Optional(Type.Array(Type.String())),
     destination_info: Type.Optional(Type.String()),
-    url_slug: Code,
-    country_name: Text,
-    hero_image: Type.Optional(Type.String()),
-    departure_airports: Type.Array(Iata, { minItems: 1, description: 'first one is the SKU airport' }),
+    url_slug: Opt(Code),
+    country_name: Opt(Text),
+    hero_image: Nullable(Type.String()),
+    departure_airports: Opt(Type.Array(Iata, { minItems: 1, description: 'first one is the SKU airport' })),
     itinerary: Type.Optional(Type.Array(ItineraryDayInput)),
     offers: Type.Optional(Type.Array(OfferInput)),
   },

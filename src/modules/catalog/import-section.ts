@@ -2,7 +2,8 @@
 // activities, transfers, product templates and market products (with itinerary and offers).
 // Children listed under a parent replace that parent's children; a child key left out of the
 // document leaves them as they are. Offers are never deleted (bookings point at them).
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import {
   accommodations,
@@ -24,11 +25,11 @@ import {
   transferRates,
   transfers,
 } from '../../db/schema/index.js';
+import { deleteMissing, type FieldChange, mergeRows, namedColumns } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
 import type { CatalogDoc } from './import-schema.js';
 import { catalogProperties } from './import-schema.js';
 import { skuOf } from './rules.js';
-import { deleteMissing, upsertRows } from './upsert.js';
 
 /** What the database already holds, for references the document does not define itself. */
 interface Known {
@@ -39,12 +40,14 @@ interface Known {
   transfers: Set<string>;
   templates: Map<string, { days: number; slug: string }>;
   currencies: Set<string>;
+  /** stored market products by template/market/language, with their departure airports */
+  products: Map<string, { airports: string[] }>;
 }
 
 async function loadKnown(db: DbOrTx): Promise<Known> {
-  const [m, ma, a, h, ac, tr, t, x] = await Promise.all([
+  const [m, ma, a, h, ac, tr, t, x, mp, mpa] = await Promise.all([
     db.select({ id: markets.id, code: markets.code, languages: markets.languages }).from(markets),
-    db.select().from(marketAirports),
+    db.select().from(marketAirports).orderBy(marketAirports.sortOrder),
     db.select({ code: airports.iataCode }).from(airports),
     db.select({ code: hotels.code }).from(hotels),
     db.select({ code: activities.code }).from(activities),
@@ -53,6 +56,17 @@ async function loadKnown(db: DbOrTx): Promise<Known> {
       .select({ code: productTemplates.code, days: productTemplates.tripDurationDays, slug: productTemplates.slug })
       .from(productTemplates),
     db.select({ currency: exchangeRates.currency }).from(exchangeRates),
+    db
+      .select({
+        id: marketProducts.id,
+        template: productTemplates.code,
+        market: markets.code,
+        language: marketProducts.language,
+      })
+      .from(marketProducts)
+      .innerJoin(productTemplates, eq(productTemplates.id, marketProducts.templateId))
+      .innerJoin(markets, eq(markets.id, marketProducts.marketId)),
+    db.select().from(marketProductAirports).orderBy(marketProductAirports.sortOrder),
   ]);
   return {
     markets: new Map(
@@ -67,7 +81,51 @@ async function loadKnown(db: DbOrTx): Promise<Known> {
     transfers: new Set(tr.map((r) => r.code)),
     templates: new Map(t.map((r) => [r.code, { days: r.days, slug: r.slug }])),
     currencies: new Set(x.map((r) => r.currency)),
+    products: new Map(
+      mp.map((r) => [
+        `${r.template}/${r.market}/${r.language}`,
+        { airports: mpa.filter((l) => l.marketProductId === r.id).map((l) => l.iataCode) },
+      ]),
+    ),
   };
+}
+
+/**
+ * The fields a new record must name. A stored record may be updated with any subset of its fields
+ * (the rest keep their stored values); a new one has nothing stored to fall back on, and nothing
+ * becomes active, or visible, by default.
+ */
+export const REQUIRED_FOR_NEW = {
+  market: ['name', 'is_active', 'languages', 'currency', 'timezone', 'airports'],
+  airport: ['name', 'city', 'country'],
+  hotel: ['name'],
+  activity: ['name'],
+  transfer: ['name'],
+  'product template': ['title', 'trip_duration_days', 'country_slug'],
+  'market product': ['status', 'title', 'url_slug', 'country_name', 'departure_airports'],
+  offer: [
+    'departure_airport',
+    'departure_date',
+    'status',
+    'allotment',
+    'land_base_price',
+    'flight_price',
+    'final_price',
+    'price_per_person',
+  ],
+} as const;
+
+/** Adds a problem for every field a new record must name and does not. */
+export function requireForNew(
+  add: (path: string, reason: string) => void,
+  path: string,
+  record: object,
+  fields: readonly string[],
+  what: string,
+): void {
+  for (const f of fields) {
+    if ((record as Record<string, unknown>)[f] === undefined) add(`${path}/${f}`, `is required for a new ${what}`);
+  }
 }
 
 /**
@@ -112,10 +170,17 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
   const add = (path: string, reason: string) => problems.push({ path, reason });
   const known = await loadKnown(ctx.db);
 
-  const unique = <T>(key: string, items: T[] | undefined, keyOf: (t: T) => string, field: string, what = 'value') => {
+  const unique = <T>(
+    key: string,
+    items: T[] | undefined,
+    keyOf: (t: T) => string | undefined,
+    field: string,
+    what = 'value',
+  ) => {
     const seen = new Map<string, number>();
     (items ?? []).forEach((item, i) => {
       const k = keyOf(item);
+      if (k === undefined) return;
       const first = seen.get(k);
       if (first !== undefined) add(`/${key}/${i}/${field}`, `duplicate ${what} '${k}' (first at /${key}/${first})`);
       else seen.set(k, i);
@@ -128,7 +193,13 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
   unique('activities', doc.activities, (a) => a.code, 'code', 'activity code');
   unique('transfers', doc.transfers, (t) => t.code, 'code', 'transfer code');
   unique('product_templates', doc.product_templates, (t) => t.code, 'code', 'template code');
-  unique('product_templates', doc.product_templates, (t) => t.slug ?? t.code, 'slug', 'template slug');
+  unique(
+    'product_templates',
+    doc.product_templates,
+    (t) => t.slug ?? (known.templates.has(t.code) ? undefined : t.code),
+    'slug',
+    'template slug',
+  );
   unique(
     'market_products',
     doc.market_products,
@@ -139,11 +210,14 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
   unique(
     'market_products',
     doc.market_products,
-    (p) => `${p.language}_${p.market}/${p.url_slug}`,
+    (p) => (p.url_slug === undefined ? undefined : `${p.language}_${p.market}/${p.url_slug}`),
     'url_slug',
     'url_slug in the locale',
   );
 
+  (doc.airports ?? []).forEach((a, i) => {
+    if (!known.airports.has(a.iata_code)) requireForNew(add, `/airports/${i}`, a, REQUIRED_FOR_NEW.airport, 'airport');
+  });
   const airportsKnown = new Set([...known.airports, ...(doc.airports ?? []).map((a) => a.iata_code)]);
   const currencies = new Set(['EUR', ...known.currencies, ...(doc.exchange_rates ?? []).map((x) => x.currency)]);
   const hotelsKnown = new Set([...known.hotels, ...(doc.hotels ?? []).map((h) => h.code)]);
@@ -154,23 +228,30 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
 
   (doc.markets ?? []).forEach((m, i) => {
     const p = `/markets/${i}`;
-    marketsKnown.set(m.code, { languages: m.languages, airports: m.airports });
-    if (new Set(m.languages).size !== m.languages.length) add(`${p}/languages`, 'languages must not repeat');
+    const stored = known.markets.get(m.code);
+    if (!stored) requireForNew(add, p, m, REQUIRED_FOR_NEW.market, 'market');
+    const languages = m.languages ?? stored?.languages ?? [];
+    marketsKnown.set(m.code, { languages, airports: m.airports ?? stored?.airports ?? [] });
+    if (m.languages && new Set(m.languages).size !== m.languages.length)
+      add(`${p}/languages`, 'languages must not repeat');
     for (const lang of Object.keys(m.tour_path_slugs ?? {})) {
-      if (!m.languages.includes(lang)) add(`${p}/tour_path_slugs/${lang}`, `'${lang}' is not a language of the market`);
+      if (!languages.includes(lang)) add(`${p}/tour_path_slugs/${lang}`, `'${lang}' is not a language of the market`);
     }
-    if (!validTimeZone(m.timezone)) add(`${p}/timezone`, `unknown time zone '${m.timezone}'`);
-    if (!currencies.has(m.currency.code)) add(`${p}/currency/code`, `no exchange rate for ${m.currency.code}`);
-    m.airports.forEach((a, j) => {
+    if (m.timezone !== undefined && !validTimeZone(m.timezone))
+      add(`${p}/timezone`, `unknown time zone '${m.timezone}'`);
+    if (m.currency && !currencies.has(m.currency.code))
+      add(`${p}/currency/code`, `no exchange rate for ${m.currency.code}`);
+    (m.airports ?? []).forEach((a, j) => {
       if (!airportsKnown.has(a)) add(`${p}/airports/${j}`, `unknown airport '${a}'`);
     });
-    if (new Set(m.airports).size !== m.airports.length) add(`${p}/airports`, 'airports must not repeat');
+    if (m.airports && new Set(m.airports).size !== m.airports.length) add(`${p}/airports`, 'airports must not repeat');
   });
 
   const rateCurrency = (path: string, currency: string) => {
     if (!currencies.has(currency)) add(path, `no exchange rate for ${currency}`);
   };
   (doc.hotels ?? []).forEach((h, i) => {
+    if (!known.hotels.has(h.code)) requireForNew(add, `/hotels/${i}`, h, REQUIRED_FOR_NEW.hotel, 'hotel');
     const seen = new Set<string>();
     (h.rates ?? []).forEach((r, j) => {
       if (seen.has(r.room_type)) add(`/hotels/${i}/rates/${j}/room_type`, `duplicate room type '${r.room_type}'`);
@@ -179,16 +260,20 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
     });
   });
   (doc.activities ?? []).forEach((a, i) => {
+    if (!known.activities.has(a.code)) requireForNew(add, `/activities/${i}`, a, REQUIRED_FOR_NEW.activity, 'activity');
     if (a.rate) rateCurrency(`/activities/${i}/rate/currency`, a.rate.currency);
   });
   (doc.transfers ?? []).forEach((t, i) => {
+    if (!known.transfers.has(t.code)) requireForNew(add, `/transfers/${i}`, t, REQUIRED_FOR_NEW.transfer, 'transfer');
     if (t.rate) rateCurrency(`/transfers/${i}/rate/currency`, t.rate.currency);
   });
 
   (doc.product_templates ?? []).forEach((t, i) => {
     const p = `/product_templates/${i}`;
-    const days = t.trip_duration_days;
-    const slug = t.slug ?? t.code;
+    const stored = known.templates.get(t.code);
+    if (!stored) requireForNew(add, p, t, REQUIRED_FOR_NEW['product template'], 'product template');
+    const days = t.trip_duration_days ?? stored?.days ?? 0;
+    const slug = t.slug ?? stored?.slug ?? t.code;
     for (const [code, other] of known.templates) {
       if (other.slug === slug && code !== t.code) add(`${p}/slug`, `slug '${slug}' belongs to template '${code}'`);
     }
@@ -213,6 +298,9 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
   );
   (doc.market_products ?? []).forEach((mp, i) => {
     const p = `/market_products/${i}`;
+    const product = `${mp.template}/${mp.market}/${mp.language}`;
+    const stored = known.products.get(product);
+    if (!stored) requireForNew(add, p, mp, REQUIRED_FOR_NEW['market product'], 'market product');
     const template = templatesKnown.get(mp.template);
     const market = marketsKnown.get(mp.market);
     if (!template) add(`${p}/template`, `unknown product template '${mp.template}'`);
@@ -220,13 +308,14 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
     else if (!market.languages.includes(mp.language)) {
       add(`${p}/language`, `'${mp.language}' is not a language of market '${mp.market}'`);
     }
-    mp.departure_airports.forEach((a, j) => {
+    const productAirports = mp.departure_airports ?? stored?.airports ?? [];
+    (mp.departure_airports ?? []).forEach((a, j) => {
       if (!airportsKnown.has(a)) add(`${p}/departure_airports/${j}`, `unknown airport '${a}'`);
       else if (market && !market.airports.includes(a)) {
         add(`${p}/departure_airports/${j}`, `'${a}' is not a departure airport of market '${mp.market}'`);
       }
     });
-    if (new Set(mp.departure_airports).size !== mp.departure_airports.length) {
+    if (mp.departure_airports && new Set(mp.departure_airports).size !== mp.departure_airports.length) {
       add(`${p}/departure_airports`, 'departure airports must not repeat');
     }
     const days = new Set<number>();
@@ -248,17 +337,24 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
       if (first) add(`${q}/code`, `duplicate offer code '${o.code}' (first at ${first})`);
       else offerCodes.set(o.code, q);
       const owner = owners.get(o.code);
-      const product = `${mp.template}/${mp.market}/${mp.language}`;
       if (owner && owner !== product) add(`${q}/code`, `offer '${o.code}' belongs to market product '${owner}'`);
-      if (!mp.departure_airports.includes(o.departure_airport)) {
+      if (!owner) requireForNew(add, q, o, REQUIRED_FOR_NEW.offer, 'offer');
+      if (o.departure_airport !== undefined && !productAirports.includes(o.departure_airport)) {
         add(`${q}/departure_airport`, `'${o.departure_airport}' is not among the product's departure airports`);
       }
-      if (!validDate(o.departure_date)) add(`${q}/departure_date`, `'${o.departure_date}' is not a calendar date`);
-      if (o.return_date !== undefined) {
-        if (!validDate(o.return_date)) add(`${q}/return_date`, `'${o.return_date}' is not a calendar date`);
-        else if (o.return_date < o.departure_date) add(`${q}/return_date`, 'return_date is before departure_date');
+      const departureOk = o.departure_date !== undefined && validDate(o.departure_date);
+      if (o.departure_date !== undefined && !departureOk) {
+        add(`${q}/departure_date`, `'${o.departure_date}' is not a calendar date`);
       }
-      if ((o.allotment_used ?? 0) > o.allotment) add(`${q}/allotment_used`, 'allotment_used exceeds allotment');
+      if (o.return_date !== undefined && o.return_date !== null) {
+        if (!validDate(o.return_date)) add(`${q}/return_date`, `'${o.return_date}' is not a calendar date`);
+        else if (departureOk && o.return_date < o.departure_date!) {
+          add(`${q}/return_date`, 'return_date is before departure_date');
+        }
+      }
+      if (o.allotment !== undefined && (o.allotment_used ?? 0) > o.allotment) {
+        add(`${q}/allotment_used`, 'allotment_used exceeds allotment');
+      }
     });
   });
   return problems;
@@ -268,178 +364,294 @@ function counted(ctx: ImportContext, entity: string, total: number, c: { inserte
   ctx.count(entity, { total, ...c });
 }
 
+/** mergeRows' report of changed fields, under a readable key (natural key parts joined by '/'). */
+function reportTo(ctx: ImportContext, entity: string, label: (key: unknown[]) => string = (k) => k.join('/')) {
+  return (key: unknown[], changes: FieldChange[]) => ctx.changed(entity, label(key), changes);
+}
+
 async function idsByCode(tx: Tx, table: typeof hotels | typeof activities | typeof transfers, codes: string[]) {
   if (codes.length === 0) return new Map<string, number>();
   const rows = await tx.select({ id: table.id, code: table.code }).from(table).where(inArray(table.code, codes));
   return new Map(rows.map((r) => [r.code, r.id]));
 }
 
+const PLACE = { city: 'city', country: 'country' } as const;
+
+/**
+ * A list a record names replaces the record's rows of `table` (a record that leaves the list out
+ * keeps them): the rows whose key is not in the new list are deleted, the others merged.
+ */
+async function replaceChildren<T extends PgTable>(
+  tx: Tx,
+  ctx: ImportContext,
+  entity: string,
+  table: T,
+  parent: { table: string; column: string; ids: number[] },
+  keyColumns: [string, 'int' | 'text'][],
+  rows: T['$inferInsert'][],
+  conflict: PgColumn[],
+  neverLower: PgColumn[] = [],
+): Promise<void> {
+  const keyProps = conflict.map((c) => c.name);
+  await deleteMissing(
+    tx,
+    parent.table,
+    parent.column,
+    parent.ids,
+    keyColumns,
+    rows.map((r) => {
+      const out: Record<string, unknown> = {};
+      const columns = getTableColumns(table) as Record<string, PgColumn>;
+      for (const [prop, col] of Object.entries(columns)) {
+        if (keyProps.includes(col.name)) out[col.name] = (r as Record<string, unknown>)[prop];
+      }
+      return out;
+    }),
+  );
+  counted(
+    ctx,
+    entity,
+    rows.length,
+    await mergeRows(tx, table, rows, conflict, {
+      neverLower,
+      complete: (r) => r as T['$inferInsert'],
+      changed: reportTo(ctx, entity),
+    }),
+  );
+}
+
 export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: ImportContext): Promise<void> {
   const doc = raw as CatalogDoc;
 
   if (doc.airports) {
-    const rows = doc.airports.map((a) => ({ iataCode: a.iata_code, name: a.name, city: a.city, country: a.country }));
-    counted(ctx, 'airports', rows.length, await upsertRows(tx, airports, rows, [airports.iataCode]));
+    const rows = doc.airports.map((a) => ({
+      iataCode: a.iata_code,
+      ...namedColumns(a, { name: 'name', city: 'city', country: 'country' }),
+    }));
+    counted(
+      ctx,
+      'airports',
+      rows.length,
+      await mergeRows(tx, airports, rows, [airports.iataCode], {
+        complete: (r) => r as typeof airports.$inferInsert,
+        changed: reportTo(ctx, 'airports'),
+      }),
+    );
   }
   if (doc.exchange_rates) {
     const rows = doc.exchange_rates.map((x) => ({ currency: x.currency, ratePerEur: x.rate_per_eur }));
-    counted(ctx, 'exchange_rates', rows.length, await upsertRows(tx, exchangeRates, rows, [exchangeRates.currency]));
+    counted(
+      ctx,
+      'exchange_rates',
+      rows.length,
+      await mergeRows(tx, exchangeRates, rows, [exchangeRates.currency], {
+        complete: (r) => r as typeof exchangeRates.$inferInsert,
+        changed: reportTo(ctx, 'exchange_rates'),
+      }),
+    );
   }
 
   if (doc.markets) {
     const rows = doc.markets.map((m) => ({
       code: m.code,
-      name: m.name,
-      isActive: m.is_active ?? true,
-      defaultLanguage: m.languages[0],
-      languages: m.languages,
-      tourPathSlugs: m.tour_path_slugs ?? {},
-      currencyCode: m.currency.code,
-      currencyName: m.currency.name,
-      currencySymbol: m.currency.symbol,
-      timezone: m.timezone,
+      ...namedColumns(m, {
+        name: 'name',
+        is_active: 'isActive',
+        languages: (v) => ({ languages: v, defaultLanguage: v[0] }),
+        tour_path_slugs: 'tourPathSlugs',
+        currency: (v) => ({ currencyCode: v.code, currencyName: v.name, currencySymbol: v.symbol }),
+        timezone: 'timezone',
+      }),
     }));
-    counted(ctx, 'markets', rows.length, await upsertRows(tx, markets, rows, [markets.code]));
-    const ids = await marketIds(tx);
-    const links = doc.markets.flatMap((m) =>
-      m.airports.map((iata, i) => ({ marketId: ids.get(m.code)!, iataCode: iata, isPrimary: i === 0, sortOrder: i })),
+    counted(
+      ctx,
+      'markets',
+      rows.length,
+      await mergeRows(tx, markets, rows, [markets.code], {
+        complete: (r) => ({ tourPathSlugs: {}, ...r }) as typeof markets.$inferInsert,
+        changed: reportTo(ctx, 'markets'),
+      }),
     );
-    await deleteMissing(
+    const ids = await marketIds(tx);
+    const withAirports = doc.markets.filter((m) => m.airports);
+    await replaceChildren(
       tx,
+      ctx,
       'market_airports',
-      'market_id',
-      doc.markets.map((m) => ids.get(m.code)!),
+      marketAirports,
+      { table: 'market_airports', column: 'market_id', ids: withAirports.map((m) => ids.get(m.code)!) },
       [
         ['market_id', 'int'],
         ['iata_code', 'text'],
       ],
-      links.map((l) => ({ market_id: l.marketId, iata_code: l.iataCode })),
-    );
-    counted(
-      ctx,
-      'market_airports',
-      links.length,
-      await upsertRows(tx, marketAirports, links, [marketAirports.marketId, marketAirports.iataCode]),
+      withAirports.flatMap((m) =>
+        m.airports!.map((iata, i) => ({
+          marketId: ids.get(m.code)!,
+          iataCode: iata,
+          isPrimary: i === 0,
+          sortOrder: i,
+        })),
+      ),
+      [marketAirports.marketId, marketAirports.iataCode],
     );
   }
 
   if (doc.hotels) {
     const rows = doc.hotels.map((h) => ({
       code: h.code,
-      name: h.name,
-      city: h.city ?? null,
-      country: h.country ?? null,
-      description: h.description ?? null,
-      images: h.images ?? [],
-      stars: h.stars ?? null,
+      ...namedColumns(h, { name: 'name', ...PLACE, description: 'description', images: 'images', stars: 'stars' }),
     }));
-    counted(ctx, 'hotels', rows.length, await upsertRows(tx, hotels, rows, [hotels.code]));
+    counted(
+      ctx,
+      'hotels',
+      rows.length,
+      await mergeRows(tx, hotels, rows, [hotels.code], {
+        complete: (r) =>
+          ({
+            city: null,
+            country: null,
+            description: null,
+            images: [],
+            stars: null,
+            ...r,
+          }) as typeof hotels.$inferInsert,
+        changed: reportTo(ctx, 'hotels'),
+      }),
+    );
     const ids = await idsByCode(
       tx,
       hotels,
       doc.hotels.map((h) => h.code),
     );
     const withRates = doc.hotels.filter((h) => h.rates);
-    const rates = withRates.flatMap((h) =>
-      h.rates!.map((r) => ({
-        hotelId: ids.get(h.code)!,
-        roomType: r.room_type,
-        pricePerNight: r.price_per_night,
-        currency: r.currency,
-      })),
-    );
-    await deleteMissing(
+    await replaceChildren(
       tx,
+      ctx,
       'hotel_rates',
-      'hotel_id',
-      withRates.map((h) => ids.get(h.code)!),
+      hotelRates,
+      { table: 'hotel_rates', column: 'hotel_id', ids: withRates.map((h) => ids.get(h.code)!) },
       [
         ['hotel_id', 'int'],
         ['room_type', 'text'],
       ],
-      rates.map((r) => ({ hotel_id: r.hotelId, room_type: r.roomType })),
-    );
-    counted(
-      ctx,
-      'hotel_rates',
-      rates.length,
-      await upsertRows(tx, hotelRates, rates, [hotelRates.hotelId, hotelRates.roomType]),
+      withRates.flatMap((h) =>
+        h.rates!.map((r) => ({
+          hotelId: ids.get(h.code)!,
+          roomType: r.room_type,
+          pricePerNight: r.price_per_night,
+          currency: r.currency,
+        })),
+      ),
+      [hotelRates.hotelId, hotelRates.roomType],
     );
   }
 
   if (doc.activities) {
     const rows = doc.activities.map((a) => ({
       code: a.code,
-      name: a.name,
-      description: a.description ?? null,
-      city: a.city ?? null,
-      country: a.country ?? null,
-      images: a.images ?? [],
-      reasons: a.reasons ?? null,
-      amenities: a.amenities ?? null,
+      ...namedColumns(a, {
+        name: 'name',
+        description: 'description',
+        ...PLACE,
+        images: 'images',
+        reasons: 'reasons',
+        amenities: 'amenities',
+      }),
     }));
-    counted(ctx, 'activities', rows.length, await upsertRows(tx, activities, rows, [activities.code]));
+    counted(
+      ctx,
+      'activities',
+      rows.length,
+      await mergeRows(tx, activities, rows, [activities.code], {
+        complete: (r) =>
+          ({
+            description: null,
+            city: null,
+            country: null,
+            images: [],
+            reasons: null,
+            amenities: null,
+            ...r,
+          }) as typeof activities.$inferInsert,
+        changed: reportTo(ctx, 'activities'),
+      }),
+    );
     const ids = await idsByCode(
       tx,
       activities,
       doc.activities.map((a) => a.code),
     );
-    const rates = doc.activities
-      .filter((a) => a.rate)
-      .map((a) => ({
-        activityId: ids.get(a.code)!,
-        pricePerPerson: a.rate!.price_per_person,
-        currency: a.rate!.currency,
-      }));
-    await deleteMissing(
+    // a rate named (or null) replaces the stored one; an activity leaving `rate` out keeps it
+    const withRate = doc.activities.filter((a) => a.rate !== undefined);
+    await replaceChildren(
       tx,
-      'activity_rates',
-      'activity_id',
-      [...ids.values()],
-      [['activity_id', 'int']],
-      rates.map((r) => ({ activity_id: r.activityId })),
-    );
-    counted(
       ctx,
       'activity_rates',
-      rates.length,
-      await upsertRows(tx, activityRates, rates, [activityRates.activityId]),
+      activityRates,
+      { table: 'activity_rates', column: 'activity_id', ids: withRate.map((a) => ids.get(a.code)!) },
+      [['activity_id', 'int']],
+      withRate
+        .filter((a) => a.rate)
+        .map((a) => ({
+          activityId: ids.get(a.code)!,
+          pricePerPerson: a.rate!.price_per_person,
+          currency: a.rate!.currency,
+        })),
+      [activityRates.activityId],
     );
   }
 
   if (doc.transfers) {
     const rows = doc.transfers.map((t) => ({
       code: t.code,
-      name: t.name,
-      description: t.description ?? null,
-      city: t.city ?? null,
-      country: t.country ?? null,
-      images: t.images ?? [],
-      vehicleType: t.vehicle_type ?? null,
-      durationMinutes: t.duration_minutes ?? null,
+      ...namedColumns(t, {
+        name: 'name',
+        description: 'description',
+        ...PLACE,
+        images: 'images',
+        vehicle_type: 'vehicleType',
+        duration_minutes: 'durationMinutes',
+      }),
     }));
-    counted(ctx, 'transfers', rows.length, await upsertRows(tx, transfers, rows, [transfers.code]));
+    counted(
+      ctx,
+      'transfers',
+      rows.length,
+      await mergeRows(tx, transfers, rows, [transfers.code], {
+        complete: (r) =>
+          ({
+            description: null,
+            city: null,
+            country: null,
+            images: [],
+            vehicleType: null,
+            durationMinutes: null,
+            ...r,
+          }) as typeof transfers.$inferInsert,
+        changed: reportTo(ctx, 'transfers'),
+      }),
+    );
     const ids = await idsByCode(
       tx,
       transfers,
       doc.transfers.map((t) => t.code),
     );
-    const rates = doc.transfers
-      .filter((t) => t.rate)
-      .map((t) => ({ transferId: ids.get(t.code)!, pricePerTrip: t.rate!.price_per_trip, currency: t.rate!.currency }));
-    await deleteMissing(
+    const withRate = doc.transfers.filter((t) => t.rate !== undefined);
+    await replaceChildren(
       tx,
-      'transfer_rates',
-      'transfer_id',
-      [...ids.values()],
-      [['transfer_id', 'int']],
-      rates.map((r) => ({ transfer_id: r.transferId })),
-    );
-    counted(
       ctx,
       'transfer_rates',
-      rates.length,
-      await upsertRows(tx, transferRates, rates, [transferRates.transferId]),
+      transferRates,
+      { table: 'transfer_rates', column: 'transfer_id', ids: withRate.map((t) => ids.get(t.code)!) },
+      [['transfer_id', 'int']],
+      withRate
+        .filter((t) => t.rate)
+        .map((t) => ({
+          transferId: ids.get(t.code)!,
+          pricePerTrip: t.rate!.price_per_trip,
+          currency: t.rate!.currency,
+        })),
+      [transferRates.transferId],
     );
   }
 
@@ -464,14 +676,25 @@ async function applyTemplates(tx: Tx, doc: CatalogDoc, ctx: ImportContext): Prom
   const list = doc.product_templates!;
   const rows = list.map((t) => ({
     code: t.code,
-    slug: t.slug ?? t.code,
-    title: t.title,
-    tripDurationDays: t.trip_duration_days,
-    countrySlug: t.country_slug,
-    heroImage: t.hero_image ?? null,
-    packageServiceName: t.package_service_name ?? null,
+    ...namedColumns(t, {
+      slug: 'slug',
+      title: 'title',
+      trip_duration_days: 'tripDurationDays',
+      country_slug: 'countrySlug',
+      hero_image: 'heroImage',
+      package_service_name: 'packageServiceName',
+    }),
   }));
-  counted(ctx, 'product_templates', rows.length, await upsertRows(tx, productTemplates, rows, [productTemplates.code]));
+  counted(
+    ctx,
+    'product_templates',
+    rows.length,
+    await mergeRows(tx, productTemplates, rows, [productTemplates.code], {
+      complete: (r) =>
+        ({ slug: r.code, heroImage: null, packageServiceName: null, ...r }) as typeof productTemplates.$inferInsert,
+      changed: reportTo(ctx, 'product_templates'),
+    }),
+  );
   const templates = await templateRows(
     tx,
     list.map((t) => t.code),
@@ -483,38 +706,28 @@ async function applyTemplates(tx: Tx, doc: CatalogDoc, ctx: ImportContext): Prom
     hotels,
     withStays.flatMap((t) => t.accommodations!.map((a) => a.hotel)),
   );
-  const stays = withStays.flatMap((t) =>
-    t.accommodations!.map((a) => ({
-      templateId: templates.get(t.code)!.id,
-      hotelId: hotelIds.get(a.hotel)!,
-      tier: a.tier,
-      dayStart: a.day_start,
-      dayEnd: a.day_end,
-    })),
-  );
-  await deleteMissing(
+  await replaceChildren(
     tx,
+    ctx,
     'accommodations',
-    'template_id',
-    withStays.map((t) => templates.get(t.code)!.id),
+    accommodations,
+    { table: 'accommodations', column: 'template_id', ids: withStays.map((t) => templates.get(t.code)!.id) },
     [
       ['template_id', 'int'],
       ['tier', 'text'],
       ['day_start', 'int'],
       ['hotel_id', 'int'],
     ],
-    stays.map((s) => ({ template_id: s.templateId, tier: s.tier, day_start: s.dayStart, hotel_id: s.hotelId })),
-  );
-  counted(
-    ctx,
-    'accommodations',
-    stays.length,
-    await upsertRows(tx, accommodations, stays, [
-      accommodations.templateId,
-      accommodations.tier,
-      accommodations.dayStart,
-      accommodations.hotelId,
-    ]),
+    withStays.flatMap((t) =>
+      t.accommodations!.map((a) => ({
+        templateId: templates.get(t.code)!.id,
+        hotelId: hotelIds.get(a.hotel)!,
+        tier: a.tier,
+        dayStart: a.day_start,
+        dayEnd: a.day_end,
+      })),
+    ),
+    [accommodations.templateId, accommodations.tier, accommodations.dayStart, accommodations.hotelId],
   );
 
   const withTransfers = list.filter((t) => t.day_transfers);
@@ -523,34 +736,61 @@ async function applyTemplates(tx: Tx, doc: CatalogDoc, ctx: ImportContext): Prom
     transfers,
     withTransfers.flatMap((t) => t.day_transfers!.map((d) => d.transfer)),
   );
-  const links = withTransfers.flatMap((t) =>
-    t.day_transfers!.map((d) => ({
-      templateId: templates.get(t.code)!.id,
-      dayNumber: d.day,
-      transferId: transferIds.get(d.transfer)!,
-      kind: d.kind,
-    })),
-  );
-  await deleteMissing(
+  await replaceChildren(
     tx,
+    ctx,
     'tour_day_transfers',
-    'template_id',
-    withTransfers.map((t) => templates.get(t.code)!.id),
+    tourDayTransfers,
+    { table: 'tour_day_transfers', column: 'template_id', ids: withTransfers.map((t) => templates.get(t.code)!.id) },
     [
       ['template_id', 'int'],
       ['day_number', 'int'],
       ['transfer_id', 'int'],
     ],
-    links.map((l) => ({ template_id: l.templateId, day_number: l.dayNumber, transfer_id: l.transferId })),
+    withTransfers.flatMap((t) =>
+      t.day_transfers!.map((d) => ({
+        templateId: templates.get(t.code)!.id,
+        dayNumber: d.day,
+        transferId: transferIds.get(d.transfer)!,
+        kind: d.kind,
+      })),
+    ),
+    [tourDayTransfers.templateId, tourDayTransfers.dayNumber, tourDayTransfers.transferId],
   );
-  counted(
-    ctx,
-    'tour_day_transfers',
-    links.length,
-    await upsertRows(tx, tourDayTransfers, links, [
-      tourDayTransfers.templateId,
-      tourDayTransfers.dayNumber,
-      tourDayTransfers.transferId,
+}
+
+/** Stored version and SKU airport of market products, for SKUs of records that name neither. */
+async function storedSkuParts(tx: Tx, templateIds: number[]) {
+  if (templateIds.length === 0) return new Map<string, { version: number; airport: string | undefined }>();
+  const rows = await tx
+    .select({
+      id: marketProducts.id,
+      templateId: marketProducts.templateId,
+      marketId: marketProducts.marketId,
+      language: marketProducts.language,
+      version: marketProducts.version,
+    })
+    .from(marketProducts)
+    .where(inArray(marketProducts.templateId, templateIds));
+  const firsts = rows.length
+    ? await tx
+        .select({ id: marketProductAirports.marketProductId, iata: marketProductAirports.iataCode })
+        .from(marketProductAirports)
+        .where(
+          and(
+            inArray(
+              marketProductAirports.marketProductId,
+              rows.map((r) => r.id),
+            ),
+            eq(marketProductAirports.sortOrder, 0),
+          ),
+        )
+    : [];
+  const airportOf = new Map(firsts.map((f) => [f.id, f.iata]));
+  return new Map(
+    rows.map((r) => [
+      `${r.templateId}/${r.marketId}/${r.language}`,
+      { version: r.version, airport: airportOf.get(r.id) },
     ]),
   );
 }
@@ -559,47 +799,88 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
   const list = doc.market_products!;
   const mIds = await marketIds(tx);
   const templates = await templateRows(tx, [...new Set(list.map((p) => p.template))]);
+  const stored = await storedSkuParts(
+    tx,
+    [...templates.values()].map((t) => t.id),
+  );
   const rows = list.map((p) => {
     const t = templates.get(p.template)!;
-    const version = p.version ?? 1;
+    const marketId = mIds.get(p.market)!;
+    const before = stored.get(`${t.id}/${marketId}/${p.language}`);
+    // the SKU follows the product's version and first airport: named here, or as stored
+    const version = p.version ?? before?.version ?? 1;
+    const airport = p.departure_airports?.[0] ?? before?.airport;
     return {
       templateId: t.id,
-      marketId: mIds.get(p.market)!,
+      marketId,
       language: p.language,
-      locale: `${p.language}_${p.market.toUpperCase()}`,
-      version,
-      sku: skuOf({
-        market: p.market,
-        templateId: t.id,
-        airport: p.departure_airports[0],
-        days: t.days,
-        language: p.language,
-        version,
+      ...(airport
+        ? {
+            sku: skuOf({ market: p.market, templateId: t.id, airport, days: t.days, language: p.language, version }),
+          }
+        : {}),
+      ...namedColumns(p, {
+        version: 'version',
+        status: 'status',
+        sort_order: 'sortOrder',
+        title: 'title',
+        subtitle: 'subtitle',
+        short_description: 'shortDescription',
+        long_description: 'longDescription',
+        highlights: 'highlights',
+        destination_info: 'destinationInfo',
+        url_slug: 'urlSlug',
+        country_name: 'countryName',
+        hero_image: 'heroImage',
       }),
-      status: p.status,
-      sortOrder: p.sort_order ?? 0,
-      title: p.title,
-      subtitle: p.subtitle ?? '',
-      shortDescription: p.short_description ?? '',
-      longDescription: p.long_description ?? '',
-      highlights: p.highlights ?? [],
-      destinationInfo: p.destination_info ?? '',
-      urlSlug: p.url_slug,
-      countryName: p.country_name,
-      heroImage: p.hero_image ?? null,
     };
   });
+  const label = new Map(
+    list.map((p, i) => [
+      `${rows[i].templateId}/${rows[i].marketId}/${p.language}`,
+      `${p.template}/${p.market}/${p.language}`,
+    ]),
+  );
   counted(
     ctx,
     'market_products',
     rows.length,
-    await upsertRows(tx, marketProducts, rows, [
-      marketProducts.marketId,
-      marketProducts.templateId,
-      marketProducts.language,
-    ]),
+    await mergeRows(
+      tx,
+      marketProducts,
+      rows,
+      [marketProducts.marketId, marketProducts.templateId, marketProducts.language],
+      {
+        complete: (r) => {
+          const p = list.find(
+            (d) =>
+              templates.get(d.template)!.id === r.templateId &&
+              mIds.get(d.market) === r.marketId &&
+              d.language === r.language,
+          )!;
+          return {
+            locale: `${p.language}_${p.market.toUpperCase()}`,
+            version: 1,
+            sortOrder: 0,
+            subtitle: '',
+            shortDescription: '',
+            longDescription: '',
+            highlights: [],
+            destinationInfo: '',
+            heroImage: null,
+            ...r,
+          } as typeof marketProducts.$inferInsert;
+        },
+        changed: reportTo(
+          ctx,
+          'market_products',
+          ([marketId, templateId, language]) =>
+            label.get(`${templateId}/${marketId}/${language}`) ?? `${templateId}/${marketId}/${language}`,
+        ),
+      },
+    ),
   );
-  const stored = await tx
+  const storedIds = await tx
     .select({
       id: marketProducts.id,
       marketId: marketProducts.marketId,
@@ -613,62 +894,49 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
         [...templates.values()].map((t) => t.id),
       ),
     );
-  const idOf = new Map(stored.map((r) => [`${r.templateId}/${r.marketId}/${r.language}`, r.id]));
+  const idOf = new Map(storedIds.map((r) => [`${r.templateId}/${r.marketId}/${r.language}`, r.id]));
   const mpId = (i: number) => idOf.get(`${rows[i].templateId}/${rows[i].marketId}/${rows[i].language}`)!;
-  const allIds = list.map((_, i) => mpId(i));
 
-  const airportLinks = list.flatMap((p, i) =>
-    p.departure_airports.map((iata, k) => ({ marketProductId: mpId(i), iataCode: iata, sortOrder: k })),
-  );
-  await deleteMissing(
+  const withAirports = list.map((p, i) => ({ p, id: mpId(i) })).filter(({ p }) => p.departure_airports);
+  await replaceChildren(
     tx,
+    ctx,
     'market_product_airports',
-    'market_product_id',
-    allIds,
+    marketProductAirports,
+    { table: 'market_product_airports', column: 'market_product_id', ids: withAirports.map((w) => w.id) },
     [
       ['market_product_id', 'int'],
       ['iata_code', 'text'],
     ],
-    airportLinks.map((l) => ({ market_product_id: l.marketProductId, iata_code: l.iataCode })),
-  );
-  counted(
-    ctx,
-    'market_product_airports',
-    airportLinks.length,
-    await upsertRows(tx, marketProductAirports, airportLinks, [
-      marketProductAirports.marketProductId,
-      marketProductAirports.iataCode,
-    ]),
+    withAirports.flatMap(({ p, id }) =>
+      p.departure_airports!.map((iata, k) => ({ marketProductId: id, iataCode: iata, sortOrder: k })),
+    ),
+    [marketProductAirports.marketProductId, marketProductAirports.iataCode],
   );
 
   // itinerary: days replace the product's days; activities replace each listed day's activities
   const withDays = list.map((p, i) => ({ p, id: mpId(i) })).filter(({ p }) => p.itinerary);
-  const days = withDays.flatMap(({ p, id }) =>
-    p.itinerary!.map((d) => ({
-      marketProductId: id,
-      dayNumber: d.day,
-      title: d.title,
-      description: d.description ?? '',
-      city: d.city ?? null,
-      country: d.country ?? null,
-    })),
-  );
-  await deleteMissing(
+  await replaceChildren(
     tx,
+    ctx,
     'itinerary_days',
-    'market_product_id',
-    withDays.map((w) => w.id),
+    itineraryDays,
+    { table: 'itinerary_days', column: 'market_product_id', ids: withDays.map((w) => w.id) },
     [
       ['market_product_id', 'int'],
       ['day_number', 'int'],
     ],
-    days.map((d) => ({ market_product_id: d.marketProductId, day_number: d.dayNumber })),
-  );
-  counted(
-    ctx,
-    'itinerary_days',
-    days.length,
-    await upsertRows(tx, itineraryDays, days, [itineraryDays.marketProductId, itineraryDays.dayNumber]),
+    withDays.flatMap(({ p, id }) =>
+      p.itinerary!.map((d) => ({
+        marketProductId: id,
+        dayNumber: d.day,
+        title: d.title,
+        description: d.description ?? '',
+        city: d.city ?? null,
+        country: d.country ?? null,
+      })),
+    ),
+    [itineraryDays.marketProductId, itineraryDays.dayNumber],
   );
   if (withDays.length) {
     const dayRows = await tx
@@ -686,35 +954,27 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
       activities,
       withDays.flatMap(({ p }) => p.itinerary!.flatMap((d) => (d.activities ?? []).map((a) => a.activity))),
     );
-    const links = withDays.flatMap(({ p, id }) =>
-      p.itinerary!.flatMap((d) =>
-        (d.activities ?? []).map((a, k) => ({
-          itineraryDayId: dayId.get(`${id}/${d.day}`)!,
-          activityId: activityIds.get(a.activity)!,
-          tier: a.tier,
-          sortOrder: k,
-        })),
-      ),
-    );
-    await deleteMissing(
+    await replaceChildren(
       tx,
+      ctx,
       'itinerary_day_activities',
-      'itinerary_day_id',
-      [...dayId.values()],
+      itineraryDayActivities,
+      { table: 'itinerary_day_activities', column: 'itinerary_day_id', ids: [...dayId.values()] },
       [
         ['itinerary_day_id', 'int'],
         ['activity_id', 'int'],
       ],
-      links.map((l) => ({ itinerary_day_id: l.itineraryDayId, activity_id: l.activityId })),
-    );
-    counted(
-      ctx,
-      'itinerary_day_activities',
-      links.length,
-      await upsertRows(tx, itineraryDayActivities, links, [
-        itineraryDayActivities.itineraryDayId,
-        itineraryDayActivities.activityId,
-      ]),
+      withDays.flatMap(({ p, id }) =>
+        p.itinerary!.flatMap((d) =>
+          (d.activities ?? []).map((a, k) => ({
+            itineraryDayId: dayId.get(`${id}/${d.day}`)!,
+            activityId: activityIds.get(a.activity)!,
+            tier: a.tier,
+            sortOrder: k,
+          })),
+        ),
+      ),
+      [itineraryDayActivities.itineraryDayId, itineraryDayActivities.activityId],
     );
   }
 
@@ -722,19 +982,21 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
     (p.offers ?? []).map((o) => ({
       code: o.code,
       marketProductId: mpId(i),
-      departureAirport: o.departure_airport,
-      departureDate: o.departure_date,
-      returnDate: o.return_date ?? null,
-      status: o.status,
-      paxCount: o.pax_count ?? 2,
-      allotment: o.allotment,
-      allotmentUsed: o.allotment_used ?? 0,
-      landBasePrice: o.land_base_price,
-      flightPrice: o.flight_price,
-      marginPercent: o.margin_percent ?? '0',
-      finalPrice: o.final_price,
-      pricePerPerson: o.price_per_person,
-      flightData: o.flight_data ?? null,
+      ...namedColumns(o, {
+        departure_airport: 'departureAirport',
+        departure_date: 'departureDate',
+        return_date: 'returnDate',
+        status: 'status',
+        pax_count: 'paxCount',
+        allotment: 'allotment',
+        allotment_used: 'allotmentUsed',
+        land_base_price: 'landBasePrice',
+        flight_price: 'flightPrice',
+        margin_percent: 'marginPercent',
+        final_price: 'finalPrice',
+        price_per_person: 'pricePerPerson',
+        flight_data: 'flightData',
+      }),
     })),
   );
   // allotment_used counts seats bookings took: an import may raise it, never give seats back
@@ -742,7 +1004,19 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
     ctx,
     'offers',
     offerRows.length,
-    await upsertRows(tx, offers, offerRows, [offers.code], [offers.allotmentUsed]),
+    await mergeRows(tx, offers, offerRows, [offers.code], {
+      neverLower: [offers.allotmentUsed],
+      complete: (r) =>
+        ({
+          returnDate: null,
+          paxCount: 2,
+          allotmentUsed: 0,
+          marginPercent: '0',
+          flightData: null,
+          ...r,
+        }) as typeof offers.$inferInsert,
+      changed: reportTo(ctx, 'offers'),
+    }),
   );
 }
 

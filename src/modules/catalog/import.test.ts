@@ -3,7 +3,7 @@ import { catalogFixture, FIXTURE_TODAY, importFixture } from '../../../test/supp
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
 import { catalogRevisionOf, runImport } from './import.js';
-import { consumeAllotment } from './offers.js';
+import { takeSeats } from './offers.js';
 
 const TABLES = [
   'markets',
@@ -45,7 +45,7 @@ describe('runImport', () => {
   it('rejects an invalid document with every problem (path + reason) and writes nothing', async () => {
     const doc = catalogFixture() as Record<string, any>;
     doc.markets[0].currency.code = 'euro';
-    delete doc.markets[1].timezone;
+    doc.markets[1].timezone = 42;
     doc.market_products[0].offers[0].status = 'Open';
     doc.market_products[0].offers[1].final_price = 12.5;
     doc.hotels[0].colour = 'red';
@@ -56,7 +56,7 @@ describe('runImport', () => {
     expect(result.problems).toEqual(
       expect.arrayContaining([
         { path: '/markets/0/currency/code', reason: expect.stringContaining('invalid format') },
-        { path: '/markets/1/timezone', reason: 'is required' },
+        { path: '/markets/1/timezone', reason: 'must be string' },
         { path: '/market_products/0/offers/0/status', reason: expect.stringContaining("'Active'") },
         { path: '/market_products/0/offers/1/final_price', reason: expect.any(String) },
         { path: '/hotels/0/colour', reason: 'is not a known property' },
@@ -95,7 +95,7 @@ describe('runImport', () => {
     doc.market_products![0].offers![2].departure_date = '2026-02-30';
     doc.product_templates![0].accommodations![0].hotel = 'nowhere';
     doc.product_templates![0].accommodations![1].day_end = 20;
-    doc.markets![0].airports.push('XXX');
+    doc.markets![0].airports!.push('XXX');
     doc.hotels![1].rates![0].currency = 'GBP';
     doc.markets![1].timezone = 'Mars/Olympus';
     const result = await runImport(database, doc, { today: FIXTURE_TODAY });
@@ -168,7 +168,7 @@ describe('runImport', () => {
     const { rows } = await database.query<{ id: number; allotment_used: number }>(
       `SELECT id, allotment_used FROM offers WHERE code = 'JE-ES-1'`,
     );
-    await consumeAllotment(database.db, rows[0].id); // a paid booking took a seat
+    await takeSeats(database.db, rows[0].id, 1); // a paid booking took a seat
     const again = await importFixture(database, doc);
     expect(again.offers).toMatchObject({ inserted: 0, updated: 0 });
     const { rows: after } = await database.query<{ allotment_used: number }>(
@@ -188,7 +188,7 @@ describe('runImport', () => {
     const doc = catalogFixture();
     await importFixture(database, doc);
     const [from, to] = doc.market_products!;
-    const moved = { ...from.offers![0], departure_airport: to.departure_airports[0] };
+    const moved = { ...from.offers![0], departure_airport: to.departure_airports![0] };
     const result = await runImport(
       database,
       { market_products: [{ ...to, offers: [moved] }] },

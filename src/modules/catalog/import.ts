@@ -7,6 +7,7 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import type { Database } from '../../db/database.js';
 import { catalogRevision } from '../../db/schema/index.js';
+import type { FieldChange } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
 import { contentSection } from '../content/import.js';
 import { catalogSection } from './import-section.js';
@@ -20,11 +21,25 @@ export interface ImportOptions {
   today?: string;
   /** receives 'catalog:changed' after a successful import */
   events?: EventEmitter;
+  /** apply everything, report what would change, then roll back: nothing is written */
+  dryRun?: boolean;
 }
 
 export type ImportSummary = Record<string, { total: number; inserted: number; updated: number }>;
 
-export type ImportResult = { ok: true; summary: ImportSummary } | { ok: false; problems: ImportProblem[] };
+/** One updated record: its entity, readable natural key and the fields that changed. */
+export interface RecordChange {
+  entity: string;
+  key: string;
+  changes: FieldChange[];
+}
+
+export type ImportResult =
+  | { ok: true; summary: ImportSummary; changes: RecordChange[]; dryRun: boolean }
+  | { ok: false; problems: ImportProblem[] };
+
+/** Thrown inside a dry run's transaction to roll it back once every section was applied. */
+class DryRun extends Error {}
 
 /** The whole document's JSON Schema: the union of the sections' top-level keys, nothing else. */
 export function importDocumentSchema(sections: ImportSection[] = defaultSections) {
@@ -132,14 +147,22 @@ export async function validateImport(
   }
   const validator = validatorFor(sections);
   if (!validator.Check(doc)) return schemaProblems(allErrors(validator, doc) as SchemaError[], doc);
-  const ctx = importContext(database, opts, {});
+  const ctx = importContext(database, opts, {}, []);
   const problems: ImportProblem[] = [];
   for (const s of sections) problems.push(...(await s.check(doc as Record<string, unknown>, ctx)));
   return problems;
 }
 
-function importContext(database: Database, opts: ImportOptions, summary: ImportSummary): ImportContext {
+function importContext(
+  database: Database,
+  opts: ImportOptions,
+  summary: ImportSummary,
+  changes: RecordChange[],
+): ImportContext {
   return {
+    changed(entity, key, fields) {
+      changes.push({ entity, key, changes: fields });
+    },
     today: opts.today ?? new Date().toISOString().slice(0, 10),
     db: database.db,
     count(entity, c) {
@@ -158,20 +181,23 @@ export async function runImport(database: Database, doc: unknown, opts: ImportOp
   const problems = await validateImport(database, doc, opts);
   if (problems.length) return { ok: false, problems };
   const summary: ImportSummary = {};
-  const ctx = importContext(database, opts, summary);
+  const changes: RecordChange[] = [];
+  const ctx = importContext(database, opts, summary, changes);
   try {
     await database.db.transaction(async (tx) => {
       for (const s of sections) await s.apply(tx, doc as Record<string, unknown>, { ...ctx, db: tx });
+      if (opts.dryRun) throw new DryRun();
       await bumpRevision(tx);
     });
   } catch (err) {
+    if (err instanceof DryRun) return { ok: true, summary, changes, dryRun: true };
     // a constraint the checks could not foresee (e.g. a slug taken by a product not in the file)
     const e = err as { message?: string; cause?: { message?: string; detail?: string } };
     const reason = e.cause?.detail ?? e.cause?.message ?? e.message ?? String(err);
     return { ok: false, problems: [{ path: '/', reason: `the database refused the import: ${reason}` }] };
   }
   opts.events?.emit('catalog:changed');
-  return { ok: true, summary };
+  return { ok: true, summary, changes, dryRun: false };
 }
 
 type Executor = Pick<Database['db'], 'execute'>;

@@ -1,7 +1,7 @@
 // Offer reads and writes for the checkout, the flights and the bookings: the offer a checkout
 // prices from, its final price, the flight cache and prices the live economy search refreshes,
 // and the allotment a paid booking consumes.
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { offers } from '../../db/schema/index.js';
 
@@ -81,15 +81,27 @@ export async function refreshOfferFlights(
     .where(eq(offers.id, offerId));
 }
 
-/**
- * Consumes one unit of the offer's allotment, re-checked in the statement; false when none was
- * left. Takes the caller's transaction (a booking's finalization).
- */
-export async function consumeAllotment(tx: DbOrTx, offerId: number): Promise<boolean> {
+/** The offer's allotment and seats used, its row locked until the caller's transaction ends. */
+export async function lockOfferSeats(
+  tx: DbOrTx,
+  offerId: number,
+): Promise<{ allotment: number; allotmentUsed: number } | null> {
   const rows = await tx
+    .select({ allotment: offers.allotment, allotmentUsed: offers.allotmentUsed })
+    .from(offers)
+    .where(eq(offers.id, offerId))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/**
+ * Adds a paid booking's seats (its passengers) to the offer's allotment_used. The seats were held
+ * from the payment intent on, so they are there; taken unconditionally (a paid booking keeps them).
+ * Takes the caller's transaction (a booking's finalization).
+ */
+export async function takeSeats(tx: DbOrTx, offerId: number, seats: number): Promise<void> {
+  await tx
     .update(offers)
-    .set({ allotmentUsed: sql`${offers.allotmentUsed} + 1` })
-    .where(and(eq(offers.id, offerId), sql`${offers.allotmentUsed} < ${offers.allotment}`))
-    .returning({ id: offers.id });
-  return rows.length > 0;
+    .set({ allotmentUsed: sql`${offers.allotmentUsed} + ${seats}` })
+    .where(eq(offers.id, offerId));
 }

@@ -19,11 +19,10 @@ import {
   loadLocaleRows,
   type OfferRow,
   type ProductRow,
-  readRevision,
 } from './repository.js';
+import { catalogRevision } from './revision.js';
 import { cityCountry, isBookable, leadingPriceCents } from './rules.js';
 
-const REVISION_CHECK_MS = 1000;
 const OFFERS_TTL_MS = 30_000;
 const ACTIVITY_TIER_ORDER = ['included', 'extra', 'substitution'];
 const STAY_TIER_ORDER = ['selection', 'luxury', 'grand_luxury'] as const;
@@ -63,10 +62,6 @@ export function notFound(): AppError {
 
 export class CatalogService {
   private locales = new Map<string, Promise<LocaleCatalog>>();
-  private revision?: number;
-  private checkedAt = 0;
-  private checking?: Promise<void>;
-
   constructor(private readonly ctx: AppContext) {
     ctx.events.on('catalog:changed', () => this.invalidate());
     ctx.events.on('offers:changed', () => this.offersChanged());
@@ -86,31 +81,10 @@ export class CatalogService {
 
   invalidate(): void {
     this.locales.clear();
-    this.revision = undefined;
-    this.checkedAt = 0;
-  }
-
-  /** Drops the caches when another process imported (revision changed); at most one check a second. */
-  private async fresh(): Promise<void> {
-    const now = performance.now();
-    if (now - this.checkedAt < REVISION_CHECK_MS) return;
-    this.checking ??= readRevision(this.ctx.database.db)
-      .then((revision) => {
-        if (this.revision !== undefined && revision !== this.revision) {
-          this.locales.clear();
-          this.ctx.markets.invalidate();
-        }
-        this.revision = revision;
-        this.checkedAt = performance.now();
-      })
-      .finally(() => {
-        this.checking = undefined;
-      });
-    return this.checking;
   }
 
   private async locale(scope: MarketScope): Promise<LocaleCatalog> {
-    await this.fresh();
+    await catalogRevision(this.ctx).fresh();
     let entry = this.locales.get(scope.locale);
     if (!entry) {
       entry = this.build(scope);

@@ -288,26 +288,26 @@ describe('start', () => {
   it('prices a non-standard party from the recalculated land price, flights per person and rounding', async () => {
     const three = await call(null, 'POST', `${ES}/${c.offers.active}`, { actual_pax_count: 3 });
     expect(three.statusCode).toBe(201);
-    // land (2000 - 600 hotels 2A) / 2 x 3 + 800 hotels 3A = 2900; flights 3 x 700; x 1.15 = 5750 -> 1919 pp
+    // land (2000 - 600 hotels 2A) / 2 x 3 + 800 hotels 3A = 2900; flights 3 x 700; x 1.15 = 5750 -> 1919.99 pp
     expect(three.json().data).toMatchObject({
-      base_price: 5757,
-      total_price: 5757,
+      base_price: 5759.97,
+      total_price: 5759.97,
       actual_pax_count: 3,
       actual_room_type: '3A',
       is_non_standard_pax: true,
       pax_count: 2,
     });
     const one = await call(null, 'POST', `${ES}/${c.offers.active}`, { actual_pax_count: 1 });
-    expect(one.json().data).toMatchObject({ base_price: 2079, actual_room_type: '1A', is_non_standard_pax: true });
-    // 2A+1CH: (700 x 3) + 3 x 180 + 28000 JPY (175) = 2815; + 2100 flights = 4915 x 1.15 = 5652.25 -> 1889 pp
+    expect(one.json().data).toMatchObject({ base_price: 2069.99, actual_room_type: '1A', is_non_standard_pax: true });
+    // 2A+1CH: (700 x 3) + 3 x 180 + 28000 JPY (175) = 2815; + 2100 flights = 4915 x 1.15 = 5652.25 -> 1884.08 -> 1884.99 pp
     const child = await call(null, 'POST', `${ES}/${c.offers.active}`, {
       actual_pax_count: 3,
       actual_room_type: '2A+1CH',
     });
-    expect(child.json().data).toMatchObject({ base_price: 5667, actual_room_type: '2A+1CH' });
-    // legacy tour: land scales per person; (1500 / 2 x 3 + 3 x 600) x 1.10 = 4455 -> 1489 pp
+    expect(child.json().data).toMatchObject({ base_price: 5654.97, actual_room_type: '2A+1CH' });
+    // legacy tour: land scales per person; (1500 / 2 x 3 + 3 x 600) x 1.10 = 4455 -> 1485 -> 1484.99 pp
     const legacy = await call(null, 'POST', `${ES}/${c.offers.legacy}`, { actual_pax_count: 3 });
-    expect(legacy.json().data).toMatchObject({ base_price: 4467, is_non_standard_pax: true });
+    expect(legacy.json().data).toMatchObject({ base_price: 4454.97, is_non_standard_pax: true });
   });
 
   it('stores a booking with a unique human-friendly reference for every start', async () => {
@@ -400,7 +400,7 @@ describe('session', () => {
         extras_price: 80,
         total_price: 4070,
       });
-      expect((await call(other, 'GET', ES)).json().data).toMatchObject({ base_price: 5757, total_price: 5757 });
+      expect((await call(other, 'GET', ES)).json().data).toMatchObject({ base_price: 5759.97, total_price: 5759.97 });
       // the answers of session-bound writes use the same current price
       await t.database.db.update(offers).set({ finalPrice: '3950.00' }).where(eq(offers.id, c.offers.active));
       const put = await call(standard, 'PUT', `${ES}/contact`, {
@@ -610,7 +610,7 @@ describe('activities', () => {
     const ok = await call(jar, 'PUT', `${ES}/activities`, {
       activity_selections: [{ activity_id: c.activities.sushi, day_number: 2 }],
     });
-    expect(ok.json().data).toMatchObject({ base_price: 5757, extras_price: 120, total_price: 5877 });
+    expect(ok.json().data).toMatchObject({ base_price: 5759.97, extras_price: 120, total_price: 5879.97 });
   });
 });
 
@@ -730,6 +730,6 @@ describe('contact and travelers', () => {
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.traveler_data[2]).toMatchObject({ first_name: 'Eva', nationality: 'PT' });
-    expect(ok.json().data.total_price).toBe(5757);
+    expect(ok.json().data.total_price).toBe(5759.97);
   });
 });

@@ -1,6 +1,6 @@
 // SQL of the checkout's own tables: bookings and their funnel, clients, API tokens. What a checkout prices
 // from is the catalog's (catalog/offers.ts, catalog/supply.ts). Plain objects out.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { apiTokens, bookingStepVisits, bookings, clients } from '../../db/schema/index.js';
 import { FUNNEL_STEPS, type FunnelStep } from './rules.js';
@@ -189,6 +189,11 @@ export async function upsertClient(
 }
 
 /** Ids of the clients with this e-mail (case-insensitive), for the CRM's person lookup. */
+export async function findClient(db: DbOrTx, id: number) {
+  const rows = await db.select().from(clients).where(eq(clients.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
 export async function clientIdsByEmail(db: DbOrTx, email: string): Promise<number[]> {
   const rows = await db.select({ id: clients.id }).from(clients).where(sql`lower(${clients.email}) = lower(${email})`);
   return rows.map((r) => r.id);
@@ -200,6 +205,30 @@ export async function clientIdsByEmail(db: DbOrTx, email: string): Promise<numbe
 export async function insertToken(db: DbOrTx, name: string, tokenHash: string, abilities: string[]): Promise<number> {
   const rows = await db.insert(apiTokens).values({ name, tokenHash, abilities }).returning({ id: apiTokens.id });
   return rows[0].id;
+}
+
+export async function listTokens(db: DbOrTx) {
+  return db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      abilities: apiTokens.abilities,
+      lastUsedAt: apiTokens.lastUsedAt,
+      revokedAt: apiTokens.revokedAt,
+      createdAt: apiTokens.createdAt,
+    })
+    .from(apiTokens)
+    .orderBy(desc(apiTokens.id));
+}
+
+/** true when the token was live and is now revoked */
+export async function revokeToken(db: DbOrTx, id: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(apiTokens)
+    .set({ revokedAt: at, updatedAt: at })
+    .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return rows.length > 0;
 }
 
 export async function findTokenAbilities(db: DbOrTx, tokenHash: string): Promise<string[] | null> {

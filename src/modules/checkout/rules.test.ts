@@ -29,13 +29,14 @@ const rates = new Map([
 ]);
 
 describe('marketingRoundCents', () => {
-  it('rounds a per-person price up to the next whole unit ending in 9', () => {
-    expect(marketingRoundCents(123410)).toBe(123900);
-    expect(marketingRoundCents(123900)).toBe(123900);
-    expect(marketingRoundCents(123901)).toBe(124900);
-    expect(marketingRoundCents(124000)).toBe(124900);
-    expect(marketingRoundCents(191667)).toBe(191900);
-    expect(marketingRoundCents(1)).toBe(900);
+  it('rounds a per-person price up to the next 5 units minus 1 cent, as the catalog', () => {
+    expect(marketingRoundCents(369010)).toBe(369499);
+    expect(marketingRoundCents(369499)).toBe(369499);
+    expect(marketingRoundCents(369500)).toBe(369499);
+    expect(marketingRoundCents(369501)).toBe(369999);
+    expect(marketingRoundCents(191667)).toBe(191999);
+    expect(marketingRoundCents(1)).toBe(499);
+    expect(marketingRoundCents(0)).toBe(0);
   });
 });
 
@@ -63,13 +64,13 @@ describe('nonStandardBasePrice', () => {
       landCents: 290000,
       flightCents: 210000,
       rawTotalCents: 575000,
-      perPersonCents: 191900,
-      baseCents: 575700,
+      perPersonCents: 191999,
+      baseCents: 575997,
     });
   });
   it('prices a single traveller in a 1A room', () => {
     const p = nonStandardBasePrice({ ...offer, actualPax: 1, roomTypeHotelCents: 40000 });
-    expect(p.baseCents).toBe(207900); // (700 + 400 + 700) x 1.15 = 2070 -> 2079
+    expect(p.baseCents).toBe(206999); // (700 + 400 + 700) x 1.15 = 2070 -> 2069.99
   });
   it('gives the offer price back (before rounding) for the default party', () => {
     const p = nonStandardBasePrice({ ...offer, actualPax: 2, roomTypeHotelCents: 60000 });

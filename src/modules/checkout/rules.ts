@@ -90,13 +90,13 @@ export function convertTo(cents: number, from: string, to: string, rates: RatesP
 }
 
 /**
- * Marketing rounding of a per-person price: up to the next whole currency unit ending in 9
- * (1234.10 -> 1239.00, 1239.00 -> 1239.00, 1239.01 -> 1249.00).
+ * Marketing rounding of a per-person price, the catalog's rule (the demo catalog is built with it):
+ * up to the next multiple of 5 currency units, minus 1 cent (3690.10 -> 3694.99, 3694.99 -> 3694.99,
+ * 3695.00 -> 3694.99, 3695.01 -> 3699.99). Start, re-pricing and every other written price use it.
  */
 export function marketingRoundCents(cents: number): number {
-  const units = Math.ceil(cents / 100);
-  const up = units + ((9 - (units % 10) + 10) % 10);
-  return up * 100;
+  if (cents <= 0) return 0;
+  return Math.ceil(cents / 500) * 500 - 1;
 }
 
 /** a x n / d rounded half up, exact for cents (BigInt). */

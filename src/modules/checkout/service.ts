@@ -42,6 +42,12 @@ export function sha256(value: string): string {
 
 const money = (cents: number | null): number | null => (cents === null ? null : centsToNumber(cents));
 
+/** What the chosen flight adds per person: a business upgrade, or an economy fare dearer than the priced one. */
+export function flightExtraPerPersonCents(s: SessionState['flightSelection']): number | null {
+  const extra = s?.business_extra_price_per_person ?? s?.extra_price_per_person;
+  return typeof extra === 'number' ? toCents(extra) : null;
+}
+
 export interface StartInput {
   actual_pax_count?: number;
   actual_room_type?: string;
@@ -133,10 +139,7 @@ export class CheckoutService {
   view(state: SessionState) {
     const extras = extrasCents(
       {
-        businessExtraPerPersonCents:
-          typeof state.flightSelection?.business_extra_price_per_person === 'number'
-            ? toCents(state.flightSelection.business_extra_price_per_person)
-            : null,
+        businessExtraPerPersonCents: flightExtraPerPersonCents(state.flightSelection),
         hotelDifferencesCents: state.hotelSelections.map((h) => h.price_difference_cents),
         activityPerPersonCents: state.activitySelections.map((a) => a.price_cents),
         transferPerTripCents: state.transferSelections.map((t) => t.price_cents),
@@ -685,6 +688,16 @@ export class CheckoutService {
   async tokenAbilities(token: string): Promise<string[] | null> {
     return repo.findTokenAbilities(this.db, sha256(token));
   }
+}
+
+/** API tokens, newest first (hashes never leave the repository). */
+export function listApiTokens(db: AppContext['database']['db']) {
+  return repo.listTokens(db);
+}
+
+/** Revokes a token: it stops authenticating at once. false when unknown or already revoked. */
+export function revokeApiToken(db: AppContext['database']['db'], id: number, at: Date): Promise<boolean> {
+  return repo.revokeToken(db, id, at);
 }
 
 /** Creates an API token; only its sha256 is stored, the token itself is returned once. */

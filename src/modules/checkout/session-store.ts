@@ -41,6 +41,8 @@ export interface TransferSelection {
 export type FlightSelection = Record<string, unknown> & {
   cabin_class: 'ECONOMY' | 'BUSINESS';
   business_extra_price_per_person?: number | null;
+  /** ECONOMY: a chosen fare dearer than the one the price was built on adds this per person */
+  extra_price_per_person?: number | null;
 };
 
 /** What a checkout session holds (the `data` column). Money in integer cents of `currency`. */

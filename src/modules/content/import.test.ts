@@ -105,14 +105,17 @@ describe('content import apply', () => {
         regions: [
           {
             slug: 'oceania',
+            status: 'active',
             translations: { es_ES: { name: 'Oceanía', experiences: { phases: [{ id: 'p', products: ['nope'] }] } } },
           },
         ],
       }),
     ).rejects.toThrow("/regions/0/translations/es_ES/experiences/phases/0/products/0: unknown product template 'nope'");
     await expect(
-      applyContent(t.database, { countries: [{ slug: 'fiji', region: 'oceania', translations: {} }] }),
-    ).rejects.toThrow("/countries/0/region: unknown region 'oceania'");
+      applyContent(t.database, {
+        countries: [{ slug: 'fiji', region: 'oceania', status: 'active', translations: {} }],
+      }),
+    ).rejects.toThrow('{"path":"/countries/0/region","reason":"unknown region \'oceania\'"}');
     expect(await t.database.db.select().from(regions).where(eq(regions.slug, 'oceania'))).toEqual([]);
   });
 });
@@ -136,13 +139,17 @@ describe('long slugs', () => {
 describe('cached responses', () => {
   it('are dropped on catalog:changed, so a new import shows', async () => {
     const first = await get('/api/es/es/cms/region-labels');
-    await applyContent(t.database, { region_labels: { es_ES: { hero_button_primary: 'Nuevo' } } });
+    await applyContent(t.database, {
+      region_labels: { es_ES: { hero_button_primary: 'Nuevo', newsletter_heading: null } },
+    });
     // still the cached body until the catalog announces a change
     expect((await get('/api/es/es/cms/region-labels')).body).toBe(first.body);
     t.app.ctx.events.emit('catalog:changed');
     const next = await get('/api/es/es/cms/region-labels');
     expect(next.json().data.hero_button_primary).toBe('Nuevo');
-    expect(next.json().data.hero_button_secondary).toBe('Habla con un experto'); // the rest: defaults
+    // a field left out keeps its stored text; an explicit null clears it (the default shows)
+    expect(next.json().data.hero_button_secondary).toBe('Llámanos');
+    expect(next.json().data.newsletter_heading).toBe('Recibe inspiración para viajar en tu correo');
     expect(next.headers.etag).not.toBe(first.headers.etag);
   });
 
@@ -170,7 +177,12 @@ describe('cached responses', () => {
 describe('About Us states', () => {
   it('media is null without a video_url', async () => {
     await applyContent(t.database, {
-      about_us: { video_url: null, translations: { es_ES: { title: 'Quiénes somos' } } },
+      about_us: {
+        video_url: null,
+        translations: {
+          es_ES: { title: 'Quiénes somos', lead_caption: null, supporting_caption: null, trailers: [] },
+        },
+      },
     });
     t.app.ctx.events.emit('catalog:changed');
     const { data } = (await get('/api/es/es/cms/about-us')).json();

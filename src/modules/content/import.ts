@@ -2,9 +2,10 @@
 // `region_labels` and `about_us`. Records are upserted on their natural keys (slug; translations on
 // (record, locale); labels on locale; About Us is a singleton). Tours are named by product
 // template code; the catalog section runs first, so the templates exist by then.
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
-import type { Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../db/database.js';
 import {
   aboutUsPages,
   aboutUsTranslations,
@@ -19,7 +20,9 @@ import {
   regionTranslations,
   type Trailer,
 } from '../../db/schema/content.js';
+import { mergeRows, namedColumns } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { requireForNew } from '../catalog/import-section.js';
 import { templateIdsByCode } from '../catalog/tours.js';
 
 const LOCALE = '^[a-z]{2}_[A-Z]{2}$';
@@ -29,7 +32,9 @@ const Nullable = <T extends Parameters<typeof Type.Optional>[0]>(t: T) => Type.O
 const Text = Nullable(Type.String());
 const Slug = (description: string) => Type.String({ pattern: SLUG, description });
 const Status = Type.Optional(
-  Type.Union([Type.Literal('active'), Type.Literal('inactive')], { description: 'default active' }),
+  Type.Union([Type.Literal('active'), Type.Literal('inactive')], {
+    description: 'required for a new record; a stored record keeps its status when left out',
+  }),
 );
 const ByLocale = <T extends Parameters<typeof Type.Record>[1]>(t: T, description: string) =>
   Type.Record(Type.String({ pattern: LOCALE }), t, {
@@ -49,7 +54,7 @@ const TemplateCodes = Type.Array(Type.String({ minLength: 1 }), {
 
 const RegionTranslation = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'required for a new translation' })),
     description: Text,
     quote: Text,
     cta_heading: Text,
@@ -96,14 +101,14 @@ const Region = Type.Object(
     full_width_image: Text,
     sort_order: Type.Optional(Type.Integer()),
     status: Status,
-    translations: ByLocale(RegionTranslation, 'texts'),
+    translations: Type.Optional(ByLocale(RegionTranslation, 'texts')),
   },
   { additionalProperties: false },
 );
 
 const CountryTranslation = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'required for a new translation' })),
     description: Text,
     tagline: Text,
     population: Text,
@@ -137,13 +142,13 @@ const CountryTranslation = Type.Object(
 const Country = Type.Object(
   {
     slug: Slug('natural key'),
-    region: Slug('slug of the region the country belongs to'),
+    region: Type.Optional(Slug('slug of the region the country belongs to; required for a new country')),
     image: Text,
     images: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     sort_order: Type.Optional(Type.Integer()),
     status: Status,
     products: Type.Optional(TemplateCodes),
-    translations: ByLocale(CountryTranslation, 'texts'),
+    translations: Type.Optional(ByLocale(CountryTranslation, 'texts')),
   },
   { additionalProperties: false },
 );
@@ -164,35 +169,37 @@ const AboutUs = Type.Object(
   {
     video_url: Text,
     status: Status,
-    translations: ByLocale(
-      Type.Object(
-        {
-          title: Type.String({ minLength: 1 }),
-          lead_caption: Text,
-          supporting_caption: Text,
-          description: Text,
-          trailers: Type.Optional(
-            Type.Array(
-              Type.Object(
-                {
-                  id: Text,
-                  poster_image: Text,
-                  poster_alt: Text,
-                  href: Text,
-                  target: Nullable(Type.Union([Type.Literal('_self'), Type.Literal('_blank')])),
-                  aria_label: Text,
-                },
-                {
-                  additionalProperties: false,
-                  description: 'entries lacking href, poster_image or poster_alt are stored but not served',
-                },
+    translations: Type.Optional(
+      ByLocale(
+        Type.Object(
+          {
+            title: Type.Optional(Type.String({ minLength: 1, description: 'required for a new translation' })),
+            lead_caption: Text,
+            supporting_caption: Text,
+            description: Text,
+            trailers: Type.Optional(
+              Type.Array(
+                Type.Object(
+                  {
+                    id: Text,
+                    poster_image: Text,
+                    poster_alt: Text,
+                    href: Text,
+                    target: Nullable(Type.Union([Type.Literal('_self'), Type.Literal('_blank')])),
+                    aria_label: Text,
+                  },
+                  {
+                    additionalProperties: false,
+                    description: 'entries lacking href, poster_image or poster_alt are stored but not served',
+                  },
+                ),
               ),
             ),
-          ),
-        },
-        { additionalProperties: false },
+          },
+          { additionalProperties: false },
+        ),
+        'texts',
       ),
-      'texts',
     ),
   },
   { additionalProperties: false },
@@ -209,10 +216,10 @@ interface RegionIn {
   full_width_image?: Maybe<string>;
   sort_order?: number;
   status?: 'active' | 'inactive';
-  translations: Record<
+  translations?: Record<
     string,
     {
-      name: string;
+      name?: string;
       description?: Maybe<string>;
       quote?: Maybe<string>;
       cta_heading?: Maybe<string>;
@@ -240,8 +247,20 @@ interface RegionIn {
     }
   >;
 }
-type CountryTextIn = Record<string, Maybe<string>> & {
-  name: string;
+interface CountryTextIn {
+  name?: string;
+  description?: Maybe<string>;
+  tagline?: Maybe<string>;
+  population?: Maybe<string>;
+  area?: Maybe<string>;
+  currency?: Maybe<string>;
+  best_time?: Maybe<string>;
+  languages?: Maybe<string>;
+  population_label?: Maybe<string>;
+  area_label?: Maybe<string>;
+  currency_label?: Maybe<string>;
+  best_time_label?: Maybe<string>;
+  languages_label?: Maybe<string>;
   experiences?: {
     image?: Maybe<string>;
     title: string;
@@ -249,25 +268,25 @@ type CountryTextIn = Record<string, Maybe<string>> & {
     description?: Maybe<string>;
     product?: Maybe<string>;
   }[];
-};
+}
 interface CountryIn {
   slug: string;
-  region: string;
+  region?: string;
   image?: Maybe<string>;
   images?: string[];
   sort_order?: number;
   status?: 'active' | 'inactive';
   products?: string[];
-  translations: Record<string, CountryTextIn>;
+  translations?: Record<string, CountryTextIn>;
 }
 type LabelsIn = Record<string, Record<string, Maybe<string>>>;
 interface AboutUsIn {
   video_url?: Maybe<string>;
   status?: 'active' | 'inactive';
-  translations: Record<
+  translations?: Record<
     string,
     {
-      title: string;
+      title?: string;
       lead_caption?: Maybe<string>;
       supporting_caption?: Maybe<string>;
       description?: Maybe<string>;
@@ -286,7 +305,7 @@ interface AboutUsIn {
 const n = <T>(v: Maybe<T>): T | null => v ?? null;
 const media = (m: Maybe<MediaIn>): ContentMedia | null => (m ? { src: n(m.src), alt: n(m.alt) } : null);
 
-function regionExperiences(e: RegionIn['translations'][string]['experiences']): RegionExperiences | null {
+function regionExperiences(e: NonNullable<RegionIn['translations']>[string]['experiences']): RegionExperiences | null {
   if (!e) return null;
   return {
     intro: {
@@ -316,54 +335,80 @@ function duplicates(values: string[]): Set<string> {
   return dup;
 }
 
-function check(doc: Record<string, unknown>, _ctx: ImportContext): ImportProblem[] {
+/** Stored content records, so the check knows which records of the document are new. */
+async function storedContent(db: DbOrTx) {
+  const [r, rt, c, ct, a, at] = await Promise.all([
+    db.select({ id: regions.id, slug: regions.slug }).from(regions),
+    db.select({ id: regionTranslations.regionId, locale: regionTranslations.locale }).from(regionTranslations),
+    db.select({ id: countries.id, slug: countries.slug }).from(countries),
+    db.select({ id: countryTranslations.countryId, locale: countryTranslations.locale }).from(countryTranslations),
+    db.select({ id: aboutUsPages.id }).from(aboutUsPages),
+    db.select({ locale: aboutUsTranslations.locale }).from(aboutUsTranslations),
+  ]);
+  const slugOf = (rows: { id: number; slug: string }[]) => new Map(rows.map((x) => [x.id, x.slug]));
+  const regionSlug = slugOf(r);
+  const countrySlug = slugOf(c);
+  return {
+    regions: new Set(r.map((x) => x.slug)),
+    regionTexts: new Set(rt.map((x) => `${regionSlug.get(x.id)}/${x.locale}`)),
+    countries: new Set(c.map((x) => x.slug)),
+    countryTexts: new Set(ct.map((x) => `${countrySlug.get(x.id)}/${x.locale}`)),
+    aboutUs: a.length > 0,
+    aboutUsTexts: new Set(at.map((x) => x.locale)),
+  };
+}
+
+async function check(doc: Record<string, unknown>, ctx: ImportContext): Promise<ImportProblem[]> {
   const problems: ImportProblem[] = [];
+  const add = (path: string, reason: string) => problems.push({ path, reason });
   const regionList = (doc.regions ?? []) as RegionIn[];
   const countryList = (doc.countries ?? []) as CountryIn[];
+  const stored = await storedContent(ctx.db);
 
   const dupRegions = duplicates(regionList.map((r) => r.slug));
   regionList.forEach((r, i) => {
-    if (dupRegions.has(r.slug))
-      problems.push({ path: `/regions/${i}/slug`, reason: `duplicate region slug '${r.slug}'` });
-    for (const [locale, t] of Object.entries(r.translations)) {
+    if (dupRegions.has(r.slug)) add(`/regions/${i}/slug`, `duplicate region slug '${r.slug}'`);
+    if (!stored.regions.has(r.slug)) requireForNew(add, `/regions/${i}`, r, ['status'], 'region');
+    for (const [locale, t] of Object.entries(r.translations ?? {})) {
+      const path = `/regions/${i}/translations/${locale}`;
+      if (!stored.regionTexts.has(`${r.slug}/${locale}`)) requireForNew(add, path, t, ['name'], 'translation');
       const phases = t.experiences?.phases ?? [];
       const dupPhases = duplicates(phases.map((p) => p.id));
       phases.forEach((p, j) => {
-        if (dupPhases.has(p.id)) {
-          problems.push({
-            path: `/regions/${i}/translations/${locale}/experiences/phases/${j}/id`,
-            reason: `duplicate phase id '${p.id}'`,
-          });
-        }
+        if (dupPhases.has(p.id)) add(`${path}/experiences/phases/${j}/id`, `duplicate phase id '${p.id}'`);
       });
     }
   });
 
   const dupCountries = duplicates(countryList.map((c) => c.slug));
-  const regionSlugs = new Set(regionList.map((r) => r.slug));
+  const regionSlugs = new Set([...stored.regions, ...regionList.map((r) => r.slug)]);
   countryList.forEach((c, i) => {
-    if (dupCountries.has(c.slug)) {
-      problems.push({ path: `/countries/${i}/slug`, reason: `duplicate country slug '${c.slug}'` });
-    }
-    // a region absent from this document may already be stored: apply() looks it up
-    if (doc.regions !== undefined && !regionSlugs.has(c.region)) {
-      problems.push({ path: `/countries/${i}/region`, reason: `unknown region '${c.region}'` });
-    }
+    if (dupCountries.has(c.slug)) add(`/countries/${i}/slug`, `duplicate country slug '${c.slug}'`);
+    if (!stored.countries.has(c.slug)) requireForNew(add, `/countries/${i}`, c, ['region', 'status'], 'country');
+    if (c.region !== undefined && !regionSlugs.has(c.region))
+      add(`/countries/${i}/region`, `unknown region '${c.region}'`);
     const products = c.products ?? [];
-    for (const code of duplicates(products)) {
-      problems.push({ path: `/countries/${i}/products`, reason: `product '${code}' is listed twice` });
-    }
-    for (const [locale, t] of Object.entries(c.translations)) {
+    for (const code of duplicates(products)) add(`/countries/${i}/products`, `product '${code}' is listed twice`);
+    for (const [locale, t] of Object.entries(c.translations ?? {})) {
+      const path = `/countries/${i}/translations/${locale}`;
+      if (!stored.countryTexts.has(`${c.slug}/${locale}`)) requireForNew(add, path, t, ['name'], 'translation');
       (t.experiences ?? []).forEach((e, j) => {
-        if (e.product && !products.includes(e.product)) {
-          problems.push({
-            path: `/countries/${i}/translations/${locale}/experiences/${j}/product`,
-            reason: `product '${e.product}' is not one of the country's products`,
-          });
+        // a country that leaves `products` out keeps its stored list, which the apply step checks
+        if (e.product && c.products && !products.includes(e.product)) {
+          add(`${path}/experiences/${j}/product`, `product '${e.product}' is not one of the country's products`);
         }
       });
     }
   });
+
+  const about = doc.about_us as AboutUsIn | undefined;
+  if (about) {
+    if (!stored.aboutUs) requireForNew(add, '/about_us', about, ['status'], 'About Us page');
+    for (const [locale, t] of Object.entries(about.translations ?? {})) {
+      if (!stored.aboutUsTexts.has(locale))
+        requireForNew(add, `/about_us/translations/${locale}`, t, ['title'], 'translation');
+    }
+  }
   return problems;
 }
 
@@ -376,13 +421,31 @@ async function templateIds(tx: Tx, codes: Iterable<{ code: string; path: string 
   return ids;
 }
 
-const touched = { updatedAt: sql`now()` };
+/** Writes rows through mergeRows, counting them and reporting changed fields under `entity`. */
+async function merge<T extends PgTable>(
+  tx: Tx,
+  ctx: ImportContext,
+  entity: string,
+  table: T,
+  rows: Partial<T['$inferInsert']>[],
+  key: PgColumn[],
+  defaults: Partial<T['$inferInsert']>,
+  label: (key: unknown[]) => string = (k) => k.join('/'),
+): Promise<void> {
+  const counts = await mergeRows(tx, table, rows, key, {
+    complete: (r) => ({ ...defaults, ...r }) as T['$inferInsert'],
+    changed: (k, changes) => ctx.changed(entity, label(k), changes),
+  });
+  ctx.count(entity, { total: rows.length, ...counts });
+}
 
-async function applyRegions(tx: Tx, list: RegionIn[]): Promise<void> {
+const TEXT_DEFAULTS = { description: null };
+
+async function applyRegions(tx: Tx, ctx: ImportContext, list: RegionIn[]): Promise<void> {
   await templateIds(
     tx,
     list.flatMap((r, i) =>
-      Object.entries(r.translations).flatMap(([locale, t]) =>
+      Object.entries(r.translations ?? {}).flatMap(([locale, t]) =>
         (t.experiences?.phases ?? []).flatMap((p, j) =>
           (p.products ?? []).map((code, k) => ({
             code,
@@ -392,157 +455,229 @@ async function applyRegions(tx: Tx, list: RegionIn[]): Promise<void> {
       ),
     ),
   );
-  for (const r of list) {
-    const values = {
+  await merge(
+    tx,
+    ctx,
+    'regions',
+    regions,
+    list.map((r) => ({
       slug: r.slug,
-      image: n(r.image),
-      fullWidthImage: n(r.full_width_image),
-      sortOrder: r.sort_order ?? 0,
-      status: r.status ?? 'active',
-    };
-    const [row] = await tx
-      .insert(regions)
-      .values(values)
-      .onConflictDoUpdate({ target: regions.slug, set: { ...values, ...touched } })
-      .returning({ id: regions.id });
-    for (const [locale, t] of Object.entries(r.translations)) {
-      const text = {
-        name: t.name,
-        description: n(t.description),
-        quote: n(t.quote),
-        experiences: regionExperiences(t.experiences),
-        ctaHeading: n(t.cta_heading),
-        ctaSubheading: n(t.cta_subheading),
-        ctaButtonText: n(t.cta_button_text),
-      };
-      await tx
-        .insert(regionTranslations)
-        .values({ regionId: row!.id, locale, ...text })
-        .onConflictDoUpdate({
-          target: [regionTranslations.regionId, regionTranslations.locale],
-          set: { ...text, ...touched },
-        });
-    }
-  }
+      ...namedColumns(r, {
+        image: 'image',
+        full_width_image: 'fullWidthImage',
+        sort_order: 'sortOrder',
+        status: 'status',
+      }),
+    })),
+    [regions.slug],
+    { image: null, fullWidthImage: null, sortOrder: 0 },
+  );
+  const ids = await idsBySlug(
+    tx,
+    regions,
+    list.map((r) => r.slug),
+  );
+  const slugOf = new Map([...ids].map(([slug, id]) => [id, slug]));
+  await merge(
+    tx,
+    ctx,
+    'region_translations',
+    regionTranslations,
+    list.flatMap((r) =>
+      Object.entries(r.translations ?? {}).map(([locale, t]) => ({
+        regionId: ids.get(r.slug)!,
+        locale,
+        ...namedColumns(t, {
+          name: 'name',
+          description: 'description',
+          quote: 'quote',
+          experiences: (v) => ({ experiences: regionExperiences(v) }),
+          cta_heading: 'ctaHeading',
+          cta_subheading: 'ctaSubheading',
+          cta_button_text: 'ctaButtonText',
+        }),
+      })),
+    ),
+    [regionTranslations.regionId, regionTranslations.locale],
+    { ...TEXT_DEFAULTS, quote: null, experiences: null, ctaHeading: null, ctaSubheading: null, ctaButtonText: null },
+    ([id, locale]) => `${slugOf.get(id as number)}/${locale}`,
+  );
 }
 
-async function applyCountries(tx: Tx, list: CountryIn[]): Promise<void> {
-  const slugs = [...new Set(list.map((c) => c.region))];
-  const regionRows = slugs.length
-    ? await tx.select({ id: regions.id, slug: regions.slug }).from(regions).where(inArray(regions.slug, slugs))
-    : [];
-  const regionIds = new Map(regionRows.map((r) => [r.slug, r.id]));
+async function idsBySlug(
+  tx: Tx,
+  table: typeof regions | typeof countries,
+  slugs: string[],
+): Promise<Map<string, number>> {
+  if (slugs.length === 0) return new Map();
+  const rows = await tx.select({ id: table.id, slug: table.slug }).from(table).where(inArray(table.slug, slugs));
+  return new Map(rows.map((r) => [r.slug, r.id]));
+}
+
+async function applyCountries(tx: Tx, ctx: ImportContext, list: CountryIn[]): Promise<void> {
+  const regionIds = await idsBySlug(tx, regions, [...new Set(list.flatMap((c) => (c.region ? [c.region] : [])))]);
   const templates = await templateIds(
     tx,
     list.flatMap((c, i) => (c.products ?? []).map((code, k) => ({ code, path: `/countries/${i}/products/${k}` }))),
   );
-  for (const [i, c] of list.entries()) {
-    const regionId = regionIds.get(c.region);
-    if (regionId === undefined) throw new Error(`/countries/${i}/region: unknown region '${c.region}'`);
-    const values = {
-      regionId,
+  list.forEach((c, i) => {
+    if (c.region !== undefined && !regionIds.has(c.region)) {
+      throw new Error(`/countries/${i}/region: unknown region '${c.region}'`);
+    }
+  });
+  await merge(
+    tx,
+    ctx,
+    'countries',
+    countries,
+    list.map((c) => ({
       slug: c.slug,
-      image: n(c.image),
-      images: c.images ?? [],
-      sortOrder: c.sort_order ?? 0,
-      status: c.status ?? 'active',
-    };
-    const [row] = await tx
-      .insert(countries)
-      .values(values)
-      .onConflictDoUpdate({ target: countries.slug, set: { ...values, ...touched } })
-      .returning({ id: countries.id });
-    const countryId = row!.id;
-    // the association is the country's ordered list: the document's list replaces it
+      ...namedColumns(c, {
+        region: (v) => ({ regionId: regionIds.get(v)! }),
+        image: 'image',
+        images: 'images',
+        sort_order: 'sortOrder',
+        status: 'status',
+      }),
+    })),
+    [countries.slug],
+    { image: null, images: [], sortOrder: 0 },
+  );
+  const ids = await idsBySlug(
+    tx,
+    countries,
+    list.map((c) => c.slug),
+  );
+  const slugOf = new Map([...ids].map(([slug, id]) => [id, slug]));
+  // the association is the country's ordered list: a list in the document replaces it
+  for (const c of list.filter((x) => x.products)) {
+    const countryId = ids.get(c.slug)!;
     await tx.delete(countryProducts).where(eq(countryProducts.countryId, countryId));
-    const products = c.products ?? [];
-    if (products.length) {
+    if (c.products!.length) {
       await tx
         .insert(countryProducts)
-        .values(products.map((code, k) => ({ countryId, templateId: templates.get(code)!, sortOrder: k })));
-    }
-    for (const [locale, t] of Object.entries(c.translations)) {
-      const experiences: CountryExperience[] = (t.experiences ?? []).map((e) => ({
-        image: n(e.image),
-        title: e.title,
-        tag: n(e.tag),
-        description: n(e.description),
-        product: n(e.product),
-      }));
-      const text = {
-        name: t.name,
-        description: n(t.description),
-        tagline: n(t.tagline),
-        population: n(t.population),
-        area: n(t.area),
-        currency: n(t.currency),
-        bestTime: n(t.best_time),
-        languages: n(t.languages),
-        populationLabel: n(t.population_label),
-        areaLabel: n(t.area_label),
-        currencyLabel: n(t.currency_label),
-        bestTimeLabel: n(t.best_time_label),
-        languagesLabel: n(t.languages_label),
-        experiences,
-      };
-      await tx
-        .insert(countryTranslations)
-        .values({ countryId, locale, ...text })
-        .onConflictDoUpdate({
-          target: [countryTranslations.countryId, countryTranslations.locale],
-          set: { ...text, ...touched },
-        });
+        .values(c.products!.map((code, k) => ({ countryId, templateId: templates.get(code)!, sortOrder: k })));
     }
   }
+  await merge(
+    tx,
+    ctx,
+    'country_translations',
+    countryTranslations,
+    list.flatMap((c) =>
+      Object.entries(c.translations ?? {}).map(([locale, t]) => ({
+        countryId: ids.get(c.slug)!,
+        locale,
+        ...namedColumns(t, {
+          name: 'name',
+          description: 'description',
+          tagline: 'tagline',
+          population: 'population',
+          area: 'area',
+          currency: 'currency',
+          best_time: 'bestTime',
+          languages: 'languages',
+          population_label: 'populationLabel',
+          area_label: 'areaLabel',
+          currency_label: 'currencyLabel',
+          best_time_label: 'bestTimeLabel',
+          languages_label: 'languagesLabel',
+          experiences: (v) => ({
+            experiences: v.map(
+              (e): CountryExperience => ({
+                image: n(e.image),
+                title: e.title,
+                tag: n(e.tag),
+                description: n(e.description),
+                product: n(e.product),
+              }),
+            ),
+          }),
+        }),
+      })),
+    ),
+    [countryTranslations.countryId, countryTranslations.locale],
+    {
+      ...TEXT_DEFAULTS,
+      tagline: null,
+      population: null,
+      area: null,
+      currency: null,
+      bestTime: null,
+      languages: null,
+      populationLabel: null,
+      areaLabel: null,
+      currencyLabel: null,
+      bestTimeLabel: null,
+      languagesLabel: null,
+      experiences: [],
+    },
+    ([id, locale]) => `${slugOf.get(id as number)}/${locale}`,
+  );
 }
 
-async function applyLabels(tx: Tx, labels: LabelsIn): Promise<void> {
-  for (const [locale, l] of Object.entries(labels)) {
-    const values = {
-      heroButtonPrimary: n(l.hero_button_primary),
-      heroButtonSecondary: n(l.hero_button_secondary),
-      newsletterHeading: n(l.newsletter_heading),
-      newsletterNamePlaceholder: n(l.newsletter_name_placeholder),
-      newsletterEmailPlaceholder: n(l.newsletter_email_placeholder),
-      newsletterButtonText: n(l.newsletter_button_text),
-    };
-    await tx
-      .insert(regionLabels)
-      .values({ locale, ...values })
-      .onConflictDoUpdate({ target: regionLabels.locale, set: { ...values, ...touched } });
-  }
+const LABEL_FIELDS = {
+  hero_button_primary: 'heroButtonPrimary',
+  hero_button_secondary: 'heroButtonSecondary',
+  newsletter_heading: 'newsletterHeading',
+  newsletter_name_placeholder: 'newsletterNamePlaceholder',
+  newsletter_email_placeholder: 'newsletterEmailPlaceholder',
+  newsletter_button_text: 'newsletterButtonText',
+} as const;
+
+async function applyLabels(tx: Tx, ctx: ImportContext, labels: LabelsIn): Promise<void> {
+  await merge(
+    tx,
+    ctx,
+    'region_labels',
+    regionLabels,
+    Object.entries(labels).map(([locale, l]) => ({ locale, ...namedColumns(l, LABEL_FIELDS) })),
+    [regionLabels.locale],
+    Object.fromEntries(Object.values(LABEL_FIELDS).map((f) => [f, null])),
+  );
 }
 
-async function applyAboutUs(tx: Tx, page: AboutUsIn): Promise<void> {
-  const values = { id: 1, videoUrl: n(page.video_url), status: page.status ?? 'active' };
-  await tx
-    .insert(aboutUsPages)
-    .values(values)
-    .onConflictDoUpdate({ target: aboutUsPages.id, set: { ...values, ...touched } });
-  for (const [locale, t] of Object.entries(page.translations)) {
-    const trailers: Trailer[] = (t.trailers ?? []).map((tr) => ({
-      id: n(tr.id),
-      posterImage: n(tr.poster_image),
-      posterAlt: n(tr.poster_alt),
-      href: n(tr.href),
-      target: n(tr.target),
-      ariaLabel: n(tr.aria_label),
-    }));
-    const text = {
-      title: t.title,
-      leadCaption: n(t.lead_caption),
-      supportingCaption: n(t.supporting_caption),
-      description: n(t.description),
-      trailers,
-    };
-    await tx
-      .insert(aboutUsTranslations)
-      .values({ pageId: 1, locale, ...text })
-      .onConflictDoUpdate({
-        target: [aboutUsTranslations.pageId, aboutUsTranslations.locale],
-        set: { ...text, ...touched },
-      });
-  }
+async function applyAboutUs(tx: Tx, ctx: ImportContext, page: AboutUsIn): Promise<void> {
+  await merge(
+    tx,
+    ctx,
+    'about_us',
+    aboutUsPages,
+    [{ id: 1, ...namedColumns(page, { video_url: 'videoUrl', status: 'status' }) }],
+    [aboutUsPages.id],
+    { videoUrl: null },
+  );
+  await merge(
+    tx,
+    ctx,
+    'about_us_translations',
+    aboutUsTranslations,
+    Object.entries(page.translations ?? {}).map(([locale, t]) => ({
+      pageId: 1,
+      locale,
+      ...namedColumns(t, {
+        title: 'title',
+        lead_caption: 'leadCaption',
+        supporting_caption: 'supportingCaption',
+        description: 'description',
+        trailers: (v) => ({
+          trailers: v.map(
+            (tr): Trailer => ({
+              id: n(tr.id),
+              posterImage: n(tr.poster_image),
+              posterAlt: n(tr.poster_alt),
+              href: n(tr.href),
+              target: n(tr.target),
+              ariaLabel: n(tr.aria_label),
+            }),
+          ),
+        }),
+      }),
+    })),
+    [aboutUsTranslations.pageId, aboutUsTranslations.locale],
+    { ...TEXT_DEFAULTS, leadCaption: null, supportingCaption: null, trailers: [] },
+    ([, locale]) => String(locale),
+  );
 }
 
 export const contentSection: ImportSection = {
@@ -554,10 +689,10 @@ export const contentSection: ImportSection = {
     about_us: AboutUs,
   },
   check,
-  async apply(tx, doc) {
-    if (doc.regions) await applyRegions(tx, doc.regions as RegionIn[]);
-    if (doc.countries) await applyCountries(tx, doc.countries as CountryIn[]);
-    if (doc.region_labels) await applyLabels(tx, doc.region_labels as LabelsIn);
-    if (doc.about_us) await applyAboutUs(tx, doc.about_us as AboutUsIn);
+  async apply(tx, doc, ctx) {
+    if (doc.regions) await applyRegions(tx, ctx, doc.regions as RegionIn[]);
+    if (doc.countries) await applyCountries(tx, ctx, doc.countries as CountryIn[]);
+    if (doc.region_labels) await applyLabels(tx, ctx, doc.region_labels as LabelsIn);
+    if (doc.about_us) await applyAboutUs(tx, ctx, doc.about_us as AboutUsIn);
   },
 };

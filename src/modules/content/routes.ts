@@ -6,6 +6,7 @@ import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
+import { catalogRevision } from '../catalog/revision.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
 import { ResponseCache } from './cache.js';
 import { DEFAULT_LABELS, LABEL_FIELDS } from './rules.js';
@@ -180,12 +181,14 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const service = new ContentService(ctx);
   const cache = new ResponseCache(ctx.clock, CACHE_TTL_MS);
   ctx.events.on('catalog:changed', () => cache.clear());
+  const revision = catalogRevision(ctx);
 
   /** Serves `render`'s body from the cache, with validators; 304 when If-None-Match matches. */
   const cached =
     (resource: (request: FastifyRequest) => string, render: (request: FastifyRequest) => Promise<unknown>) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       const key = `${request.scope.locale}|${resource(request)}`;
+      await revision.fresh(); // another process's import drops the cache (catalog:changed)
       const body = await cache.get(key, async () => {
         const payload = await render(request);
         const serialize = reply.getSerializationFunction('200') as ((p: unknown) => string) | undefined;

@@ -8,6 +8,7 @@ import { leadCrmDispatchOptions, leadCrmPushJob } from '../leads/jobs.js';
 import { leadIdsAfter } from '../leads/repository.js';
 import { type Subscriber, setCrmPersonId, subscriberIdsAfter, subscribersAfter } from '../newsletter/repository.js';
 import { newsletterCrmDispatchOptions, newsletterCrmSyncJob } from './jobs.js';
+import { dispatcher, dispatchRecords } from './monitor.js';
 import { CrmError, type CrmPerson } from './pipedrive.js';
 import {
   countByStatus,
@@ -60,18 +61,6 @@ function depsOf(cli: CliContext, extra: Partial<CrmDeps>): CrmDeps {
   return { config: cli.config, database: cli.database, log: cli.log, ...extra };
 }
 
-function dispatcher(model: SyncModel, deps: CrmDeps, queue: Queue): (id: number) => Promise<string | null> {
-  if (model === 'lead') {
-    const def = leadCrmPushJob(deps);
-    return (leadId) => queue.dispatch(def, { leadId }, leadCrmDispatchOptions({ leadId }));
-  }
-  const def = newsletterCrmSyncJob(deps);
-  return (subscriberId) => {
-    const payload = { subscriberId, phoneOnly: false };
-    return queue.dispatch(def, payload, newsletterCrmDispatchOptions(payload));
-  };
-}
-
 function requireToken(cli: CliContext): boolean {
   if (crmConfigured(cli.config)) return true;
   cli.err('CRM_API_TOKEN is not set: the CRM mirror is off, nothing dispatched.');
@@ -104,19 +93,7 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
       const statuses = statusesFor(status as RetryScope);
       const handle = await openQueue(cli);
       try {
-        const dispatch = dispatcher(model, depsOf(cli, opts.deps ?? {}), handle.queue);
-        let queued = 0;
-        let already = 0;
-        let after = 0;
-        for (;;) {
-          const rows = await recordsIn(cli.database.db, model, statuses, after, BATCH);
-          if (!rows.length) break;
-          for (const r of rows) {
-            if ((await dispatch(r.modelId)) === null) already++;
-            else queued++;
-          }
-          after = rows[rows.length - 1].id;
-        }
+        const { queued, already } = await dispatchRecords(depsOf(cli, opts.deps ?? {}), handle.queue, model, statuses);
         cli.out(`crm:retry-failed ${model} (${statuses.join(', ')}): ${queued} dispatched, ${already} already queued.`);
         return 0;
       } finally {

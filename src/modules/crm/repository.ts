@@ -145,3 +145,17 @@ export async function deleteRecords(db: DbOrTx, modelType: CrmModelType, modelId
     .delete(crmSyncRecords)
     .where(and(eq(crmSyncRecords.modelType, modelType), inArray(crmSyncRecords.modelId, modelIds)));
 }
+
+/** The records of these rows of a model, by model id (rows without a record are left out). */
+export async function recordsFor(
+  db: DbOrTx,
+  modelType: CrmModelType,
+  modelIds: number[],
+): Promise<Map<number, SyncRecord>> {
+  if (!modelIds.length) return new Map();
+  const rows = await db
+    .select()
+    .from(crmSyncRecords)
+    .where(and(eq(crmSyncRecords.modelType, modelType), inArray(crmSyncRecords.modelId, modelIds)));
+  return new Map(rows.map((r) => [r.modelId, r]));
+}

@@ -48,6 +48,18 @@ export interface EconomySearchMeta {
   inbound: FlightSegment;
   legs: FlightLeg[];
   flight_cents: number;
+  /**
+   * The economy cards of the search by fare id (the customer chooses one by fare_id): their
+   * segments, international leg, and what a dearer fare than the priced one adds per person.
+   */
+  fares?: Record<string, EconomyFareMeta>;
+}
+
+export interface EconomyFareMeta {
+  outbound: FlightSegment;
+  inbound: FlightSegment;
+  international: FlightLeg;
+  extra_per_person_cents: number;
 }
 
 /** Per-fare business metadata (legs_metadata) kept for the flight selection. */
@@ -123,13 +135,21 @@ export function optionOf(fare: Fare, leg: FareLeg, direction: 'out' | 'in'): Fli
   };
 }
 
-/** Economy option cards of fares (price: the fare total for all passengers). */
-export function economyOptions(fares: Fare[]): { outbound: FlightOption[]; inbound: FlightOption[] } {
+/**
+ * Economy option cards of fares (price: the fare total for all passengers; extraPrice: what
+ * choosing it adds to the booking, 0 for the priced fare and cheaper ones).
+ */
+export function economyOptions(
+  fares: Fare[],
+  extraCents: (fare: Fare) => number = () => 0,
+): { outbound: FlightOption[]; inbound: FlightOption[] } {
   const usable = fares.filter((f) => f.legs.length >= 2);
-  return {
-    outbound: usable.map((f) => ({ ...optionOf(f, f.legs[0], 'out'), price: centsToNumber(f.totalCents) })),
-    inbound: usable.map((f) => ({ ...optionOf(f, f.legs[1], 'in'), price: centsToNumber(f.totalCents) })),
-  };
+  const card = (f: Fare, dir: 'out' | 'in') => ({
+    ...optionOf(f, f.legs[dir === 'out' ? 0 : 1], dir),
+    price: centsToNumber(f.totalCents),
+    extraPrice: centsToNumber(extraCents(f)),
+  });
+  return { outbound: usable.map((f) => card(f, 'out')), inbound: usable.map((f) => card(f, 'in')) };
 }
 
 /**

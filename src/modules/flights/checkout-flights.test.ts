@@ -10,7 +10,10 @@ import { waitFor } from '../../../test/support/wait.js';
 import { bookingPassengers, bookings, offers, passengers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
+import { allTasks, runTask } from '../../tasks.js';
+import { marketingRoundCents } from '../checkout/rules.js';
 import { createApiToken } from '../checkout/service.js';
+import { findPayment } from '../payments/repository.js';
 import type { FlightSearchRequest } from './provider.js';
 import * as flightRecords from './repository.js';
 import {
@@ -142,7 +145,8 @@ describe('economy re-pricing and cached options', () => {
     expect(res.statusCode).toBe(200);
     expect(offersChanged).toBe(1); // the catalog shows the new price at once
     const { fare, total } = expectedEconomyCents();
-    const next = applyMargin(200_000 + total, '15.00');
+    // (land + flights) x 1.15, marketing-rounded per person (next 5 units minus 1 cent), times 2
+    const next = marketingRoundCents(Math.ceil(applyMargin(200_000 + total, '15.00') / 2)) * 2;
     expect(res.json()).toEqual({
       success: true,
       data: {
@@ -263,6 +267,7 @@ describe('business flights, selection, payment and finalization', () => {
       landBaseCents: 200_000,
       marginPercent: '15.00',
       originalFinalCents: toCents(o.finalPrice),
+      round: (cents) => marketingRoundCents(Math.ceil(cents / 2)) * 2,
     });
     expect(first.finalPrice).toBe(centsToNumber(price.finalCents));
     expect(first.extraPrice).toBe(centsToNumber(price.extraCents));
@@ -330,11 +335,16 @@ describe('business flights, selection, payment and finalization', () => {
       currency: { code: 'EUR', symbol: '€' },
     });
     expect(intent.client_secret).toMatch(/_secret_/);
-    expect(stripe.requests.at(-1)!.form).toMatchObject({
+    const sent = stripe.requests.at(-1)!;
+    expect(sent.form).toMatchObject({
       amount: String(deposit),
       currency: 'eur',
       'metadata[booking_reference]': reference,
+      setup_future_usage: 'off_session',
+      customer: expect.stringMatching(/^cus_/),
     });
+    expect(sent.headers['idempotency-key']).toMatch(new RegExp(`^deposit-${bookingId}-[0-9a-f]{16}-0$`));
+    expect(stripe.customers.get(sent.form.customer)).toMatchObject({ email: client.email });
 
     const early = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(early.statusCode).toBe(402);
@@ -388,7 +398,7 @@ describe('business flights, selection, payment and finalization', () => {
     expect(upsells.map((u) => u.type)).toEqual(['flight_upgrade']);
     expect(upsells[0]).toMatchObject({ quantity: 2, details: { cabin_class: 'BUSINESS', trip_type: 'ROUND_TRIP' } });
     const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
-    expect(o.allotmentUsed).toBe(1);
+    expect(o.allotmentUsed).toBe(2); // seats: the booking's two passengers
     const moves = await flightRecords.transitionsOf(db, bookingId);
     expect(moves.at(-1)).toMatchObject({
       fromStatus: 'checkout',
@@ -508,39 +518,135 @@ describe('rate limits', () => {
 });
 
 describe('land-only booking and multi-city routes', () => {
-  it('finalizes a booking without flights as pending_land_confirmation', async () => {
+  it('refuses to take money for an offer with flights before a flight is chosen', async () => {
     const jar = new Jar();
     expect((await call(jar, 'POST', `${base}/${cat.offers.active}`, {})).statusCode).toBe(201);
     await call(jar, 'PUT', `${base}/contact`, { client });
     await call(jar, 'PUT', `${base}/travelers`, { travelers });
-    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
-    stripe.succeed(intent.payment_intent_id);
-    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.status).toBe('pending_land_confirmation');
+    const before = stripe.requests.length;
+    const res = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, error: 'flight_selection_required' });
+    expect(stripe.requests.length).toBe(before);
   });
 
-  it('stores the total of what it finalizes when a selection changed after the payment intent', async () => {
+  it('answers quote_changed when a selection changed after the payment intent, and finalizes the new quote', async () => {
     const jar = new Jar();
     const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
     const bookingId = start.json().data.booking_id;
+    await call(jar, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    expect((await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'ECONOMY' })).statusCode).toBe(200);
     await call(jar, 'PUT', `${base}/contact`, { client });
     await call(jar, 'PUT', `${base}/travelers`, { travelers });
-    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    const first = await call(jar, 'POST', `${base}/payment/intent`);
+    expect(first.statusCode).toBe(200);
+    const intent = first.json().data;
     const changed = await call(jar, 'PUT', `${base}/transfers`, {
       transfer_selections: [{ transfer_id: cat.transfers.privateArrival, day_number: 1 }],
     });
     expect(changed.statusCode).toBe(200);
     const total = changed.json().data.total_price;
     expect(total).toBe(centsToNumber(toCents(intent.total_price) + 8000));
-    stripe.succeed(intent.payment_intent_id);
-    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    const refused = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ success: false, error: 'quote_changed' });
+    const [unpaid] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(unpaid.status).toBe('checkout');
+
+    // a new intent for the new selections; the old, unpaid one is canceled at Stripe
+    const second = await call(jar, 'POST', `${base}/payment/intent`);
+    const next = second.json().data;
+    expect(next.total_price).toBe(total);
+    expect(next.payment_intent_id).not.toBe(intent.payment_intent_id);
+    expect(stripe.intents.get(intent.payment_intent_id)!.status).toBe('canceled');
+    stripe.succeed(next.payment_intent_id);
+    const res = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: next.payment_intent_id });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.amount_paid).toBe(intent.amount);
+    expect(res.json().data.amount_paid).toBe(next.amount);
     const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
     expect(toCents(b.totalPrice)).toBe(toCents(total));
-    const moves = await flightRecords.transitionsOf(t.database.db, bookingId);
-    expect(moves.at(-1)!.metadata).toMatchObject({ total_price: total, amount_paid: intent.amount });
+  });
+
+  it('finalizes through the signed Stripe webhook alone when the browser never confirms', async () => {
+    const jar = new Jar();
+    const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+    const bookingId = start.json().data.booking_id;
+    await call(jar, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'ECONOMY' });
+    await call(jar, 'PUT', `${base}/contact`, { client });
+    await call(jar, 'PUT', `${base}/travelers`, { travelers });
+    const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+    stripe.succeed(intent.payment_intent_id); // Stripe.js in the browser; then the tab closes
+    const event = stripe.event('payment_intent.succeeded', intent.payment_intent_id);
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/stripe',
+        payload: event.payload,
+        headers: { 'content-type': 'application/json', 'stripe-signature': stripe.sign(event.payload) },
+      });
+    const res = await post();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true, duplicate: false, handled: true });
+    const [b] = await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(b.status).toBe('pending_flight_booking');
+    const payment = await findPayment(t.database.db, intent.payment_intent_id);
+    const customer = stripe.intents.get(intent.payment_intent_id)!.customer;
+    expect(payment).toMatchObject({
+      status: 'Succeeded',
+      customerId: customer,
+      paymentMethodId: `pm_card_visa_${customer}`,
+    });
+    expect((await post()).json()).toEqual({ received: true, duplicate: true, handled: false });
+    // the browser comes back: the same answer
+    const late = await call(jar, 'POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    expect(late.statusCode).toBe(200);
+    expect(late.json().data).toMatchObject({ status: 'pending_flight_booking', amount_paid: intent.amount });
+  });
+
+  it('reconciles with Stripe when confirm and webhook are both lost; a processing payment keeps its seats', async () => {
+    // two more parties of two: the seats earlier cases paid for are given back first
+    await t.database.db.update(offers).set({ allotmentUsed: 0 }).where(eq(offers.id, cat.offers.active));
+    const ready = async () => {
+      const jar = new Jar();
+      const start = await call(jar, 'POST', `${base}/${cat.offers.active}`, {});
+      await call(jar, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
+      await call(jar, 'PUT', `${base}/flights`, { cabin_class: 'ECONOMY' });
+      await call(jar, 'PUT', `${base}/contact`, { client });
+      await call(jar, 'PUT', `${base}/travelers`, { travelers });
+      const intent = (await call(jar, 'POST', `${base}/payment/intent`)).json().data;
+      return { bookingId: start.json().data.booking_id as number, intent };
+    };
+    const paid = await ready();
+    const slow = await ready();
+    stripe.succeed(paid.intent.payment_intent_id);
+    stripe.processing(slow.intent.payment_intent_id);
+    const run = (name: string) =>
+      runTask(t.app.ctx, allTasks(t.app.ctx).find((x) => x.name === name)!, {
+        asOf: t.clock.now(),
+        trigger: 'command',
+        options: {},
+        out: () => {},
+      });
+    t.clock.advance(31 * 60_000);
+    const holds = await run('checkout.release-holds');
+    expect(holds.message).toContain('finalized 1');
+    expect(holds.message).toContain('processing 1');
+    const statusOf = async (id: number) =>
+      (await t.database.db.select().from(bookings).where(eq(bookings.id, id)))[0].status;
+    expect(await statusOf(paid.bookingId)).toBe('pending_flight_booking');
+    expect(await statusOf(slow.bookingId)).toBe('checkout');
+    expect(stripe.intents.get(slow.intent.payment_intent_id)!.status).toBe('processing'); // not canceled
+    // the money arrives later; the webhook is lost; the reconciliation finds it
+    stripe.succeed(slow.intent.payment_intent_id);
+    const reconciled = await run('payments.reconcile');
+    expect(reconciled).toMatchObject({ ok: true });
+    expect(reconciled.message).toContain('finalized 1');
+    expect(await statusOf(slow.bookingId)).toBe('pending_flight_booking');
+    const gets = stripe.requests.filter(
+      (r) => r.method === 'GET' && r.path === `/v1/payment_intents/${slow.intent.payment_intent_id}`,
+    );
+    expect(gets.length).toBeGreaterThanOrEqual(2);
   });
 
   it('keeps the server route of a flight selection whatever segment fields the client sends', async () => {

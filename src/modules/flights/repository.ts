@@ -196,3 +196,21 @@ export async function findPayment(db: DbOrTx, intentId: string): Promise<Payment
 export async function setPaymentStatus(db: DbOrTx, intentId: string, status: string): Promise<void> {
   await db.update(bookingPayments).set({ status, updatedAt: sql`now()` }).where(eq(bookingPayments.intentId, intentId));
 }
+
+/** The booking's payment intents, oldest first (the console's payments card). */
+export async function paymentsOf(db: DbOrTx, bookingId: number): Promise<PaymentRow[]> {
+  return db
+    .select()
+    .from(bookingPayments)
+    .where(eq(bookingPayments.bookingId, bookingId))
+    .orderBy(asc(bookingPayments.id));
+}
+
+/** Per-leg attempt state (no-match count, last failure) for the operator. */
+export async function legAttemptsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(flightLegAttempts)
+    .where(eq(flightLegAttempts.bookingId, bookingId))
+    .orderBy(asc(flightLegAttempts.legIndex));
+}

@@ -44,7 +44,12 @@ const FlightCard = component(
       baggage_included: Type.Boolean(),
       price: Type.Optional(Type.Number({ description: 'economy: fare total for all passengers' })),
       finalPrice: Type.Optional(Type.Number({ description: 'business: tour price with this fare' })),
-      extraPrice: Type.Optional(Type.Number({ description: 'business: final price minus the economy price' })),
+      extraPrice: Type.Optional(
+        Type.Number({
+          description:
+            'business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper)',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -105,7 +110,16 @@ const FlightSelectionBody = Type.Object({
   business_extra_price_per_person: Type.Optional(
     Nullable(Type.Number({ description: 'ignored: the server uses its own price for fare_id' })),
   ),
-  fare_id: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
+  fare_id: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 4000,
+        description:
+          'the chosen card: BUSINESS a card of the business search; ECONOMY a card of the live economy search, ' +
+          '"cache" for the cached route card, or absent for the fare the price was built on (unknown: 422 fare_not_found)',
+      }),
+    ),
+  ),
   advance: Type.Optional(Type.Boolean({ default: true })),
 });
 
@@ -177,7 +191,8 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         {
           schema: {
             tags,
-            summary: 'Flight selection (BUSINESS needs the fare_id of the chosen card)',
+            summary:
+              'Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: FlightSelectionBody,

@@ -18,6 +18,7 @@ import type { MarketScope } from '../markets/rules.js';
 import {
   type BusinessFareMeta,
   domesticLegsOf,
+  type EconomyFareMeta,
   economyOptions,
   type FlightOption,
   legsWithInternational,
@@ -60,8 +61,8 @@ export interface FlightSelectionInput {
 
 interface Land {
   landCents: number;
-  /** non-standard pax: per-pax marketing rounding times pax */
-  round?: (cents: number) => number;
+  /** per-pax marketing rounding times pax */
+  round: (cents: number) => number;
 }
 
 export class FlightCheckoutService {
@@ -84,7 +85,9 @@ export class FlightCheckoutService {
 
   /** Land price for the party: the offer's land_base_price, or recalculated for non-standard pax. */
   private async land(offer: OfferWithProduct, state: FlightSessionState | null): Promise<Land> {
-    if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice) };
+    // one marketing rounding for every written price: per person, times the passengers
+    const roundFor = (pax: number) => (cents: number) => marketingRoundCents(Math.ceil(cents / pax)) * pax;
+    if (!state?.isNonStandardPax) return { landCents: toCents(offer.landBasePrice), round: roundFor(offer.paxCount) };
     const pax = state.actualPaxCount;
     const { stays } = await loadStays(this.db, offer.templateId);
     const selection = stays.filter((s) => s.tier === 'selection');
@@ -110,7 +113,7 @@ export class FlightCheckoutService {
       flightPerPersonCents: 0,
       marginPercent: '0',
     });
-    return { landCents, round: (cents) => marketingRoundCents(Math.ceil(cents / pax)) * pax };
+    return { landCents, round: roundFor(pax) };
   }
 
   private async cacheOf(offerId: number): Promise<OfferFlightCache | null> {
@@ -181,14 +184,27 @@ export class FlightCheckoutService {
     const searchedAt = this.ctx.clock.now().toISOString();
 
     let original = oldFinal;
-    let next: number;
-    if (nonStandard) {
-      const land = await this.land(offer, own!.state);
-      original = own!.state.baseCents;
-      next = land.round!(applyMargin(land.landCents + flightCents, offer.marginPercent));
-    } else {
-      next = applyMargin(toCents(offer.landBasePrice) + flightCents, offer.marginPercent);
-      const options = economyOptions(topFares(fares.filter(hasBothLegs)));
+    // the price of the tour with a given international fare: the same rule for every card
+    const land = await this.land(offer, nonStandard ? own!.state : null);
+    if (nonStandard) original = own!.state.baseCents;
+    const priceWith = (fareCents: number) =>
+      land.round(applyMargin(land.landCents + fareCents + domestic.cents, offer.marginPercent));
+    const next = priceWith(fare.totalCents);
+    // a card dearer than the priced fare adds the difference; a cheaper one keeps the price
+    const extraOf = (f: Fare) => Math.max(0, priceWith(f.totalCents) - next);
+    const cards = topFares(fares.filter(hasBothLegs));
+    if (!cards.some((f) => f.id === fare.id)) cards.push(fare);
+    const economyFares: Record<string, EconomyFareMeta> = {};
+    for (const f of cards) {
+      economyFares[f.id] = {
+        outbound: segmentOf(f.legs[0]),
+        inbound: segmentOf(f.legs[1]),
+        international: internationalLeg(f, pax, 0),
+        extra_per_person_cents: perPerson(extraOf(f), pax),
+      };
+    }
+    if (!nonStandard) {
+      const options = economyOptions(cards, extraOf);
       await refreshOfferFlights(this.db, offer.id, {
         flightPrice: formatCents(perPerson(flightCents, pax)),
         finalPrice: formatCents(next),
@@ -216,6 +232,7 @@ export class FlightCheckoutService {
           inbound,
           legs,
           flight_cents: flightCents,
+          fares: economyFares,
         },
         ...(nonStandard ? { baseCents: next } : {}),
       });
@@ -355,25 +372,56 @@ export class FlightCheckoutService {
         flow_id: state.businessSearch.flow_id,
       };
     } else {
-      const search = state.economySearch?.pax === state.actualPaxCount ? state.economySearch : null;
-      const cache = search ? null : await this.cacheOf(state.offerId);
-      const source = search ?? cache;
-      if (!source) throw new AppError(422, 'no_flights', 'This offer has no flights to select.');
-      const legs = search
-        ? search.legs
-        : legsWithInternational(cache!, n(toCents((await offerFlightPrice(this.db, state.offerId)) ?? '0')));
-      selection = {
-        cabin_class: 'ECONOMY',
-        fare_id: null,
-        business_extra_price_per_person: null,
-        outbound: selectedSegment(source.outbound, input.outbound),
-        inbound: selectedSegment(source.inbound, input.inbound),
-        legs,
-        flow_id: search?.flow_id ?? null,
-      };
+      selection = await this.economySelection(state, input);
     }
     const next = await this.sessions.save(session, { flightSelection: selection });
     if (input.advance !== false) await this.checkout.recordStep(state.bookingId, STEP_AFTER.flights);
     return this.checkout.view(next);
+  }
+
+  /**
+   * The ECONOMY selection the customer chose: a card of the session's live economy search by
+   * fare_id, the cached route card (fare_id "cache"), or without fare_id the fare the price was
+   * built on. An unknown or stale fare_id answers 422 fare_not_found, never a substitute.
+   */
+  private async economySelection(state: FlightSessionState, input: FlightSelectionInput) {
+    const search = state.economySearch?.pax === state.actualPaxCount ? state.economySearch : null;
+    const wantsCache = input.fare_id === 'cache';
+    const chosen = input.fare_id && !wantsCache ? search?.fares?.[input.fare_id] : undefined;
+    if (input.fare_id && !wantsCache && !chosen) {
+      throw new AppError(422, 'fare_not_found', 'The economy fare is not in the last search; search again.');
+    }
+    if (chosen && search) {
+      const domestic = search.legs.filter((l) => l.type !== 'international');
+      const extra = chosen.extra_per_person_cents;
+      return {
+        cabin_class: 'ECONOMY' as const,
+        fare_id: input.fare_id!,
+        business_extra_price_per_person: null,
+        extra_price_per_person: extra > 0 ? n(extra) : null,
+        // the card's own segments and flight numbers: the admin job books exactly these
+        outbound: chosen.outbound,
+        inbound: chosen.inbound,
+        legs: [chosen.international, ...domestic],
+        flow_id: search.flow_id,
+      };
+    }
+    const live = wantsCache ? null : search;
+    const cache = live ? null : await this.cacheOf(state.offerId);
+    const source = live ?? cache;
+    if (!source)
+      throw new AppError(422, wantsCache ? 'fare_not_found' : 'no_flights', 'This offer has no flights to select.');
+    const legs = live
+      ? live.legs
+      : legsWithInternational(cache!, n(toCents((await offerFlightPrice(this.db, state.offerId)) ?? '0')));
+    return {
+      cabin_class: 'ECONOMY' as const,
+      fare_id: wantsCache ? 'cache' : null,
+      business_extra_price_per_person: null,
+      outbound: selectedSegment(source.outbound, input.outbound),
+      inbound: selectedSegment(source.inbound, input.inbound),
+      legs,
+      flow_id: live?.flow_id ?? null,
+    };
   }
 }

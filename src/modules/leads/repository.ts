@@ -1,8 +1,9 @@
 // SQL of the leads module.
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { idsAfter } from '../../db/keyset.js';
 import { leads } from '../../db/schema/index.js';
+import { containing } from '../../db/search.js';
 
 export type Lead = typeof leads.$inferSelect;
 export type NewLead = typeof leads.$inferInsert;
@@ -21,15 +22,23 @@ export async function setLeadPerson(db: DbOrTx, id: number, personId: number, no
   await db.update(leads).set({ crmPersonId: personId, updatedAt: now }).where(eq(leads.id, id));
 }
 
-/** Newest first, for the admin list. */
-export async function listLeads(db: DbOrTx, page: number, perPage: number): Promise<{ rows: Lead[]; total: number }> {
+/** Newest first, for the admin list; `q` matches name, e-mail or phone (case-insensitive). */
+export async function listLeads(
+  db: DbOrTx,
+  page: number,
+  perPage: number,
+  q?: string,
+): Promise<{ rows: Lead[]; total: number }> {
+  const like = q ? containing(q) : undefined;
+  const where = like ? or(ilike(leads.name, like), ilike(leads.email, like), ilike(leads.phone, like)) : undefined;
   const rows = await db
     .select()
     .from(leads)
+    .where(where)
     .orderBy(desc(leads.createdAt), desc(leads.id))
     .limit(perPage)
     .offset((page - 1) * perPage);
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads);
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads).where(where);
   return { rows, total: Number(n) };
 }
 

@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.js';
 import { crmConfigured, forgetSyncRecords, syncRecordFor } from '../crm/service.js';
 import { LEAD_CRM_JOB, leadCrmDispatchOptions, leadCrmPushJob } from './jobs.js';
-import { deleteLeads as deleteLeadRows, insertLead, type Lead, listLeads } from './repository.js';
+import { deleteLeads as deleteLeadRows, findLead, insertLead, type Lead, listLeads } from './repository.js';
 import type { LeadInput } from './rules.js';
 
 /** Where a lead came from: the public website form is the only entry point of this service. */
@@ -41,9 +41,14 @@ export async function queueCrmPush(ctx: AppContext, leadId: number): Promise<voi
   }
 }
 
-/** Admin list (permission view_lead): newest first. */
-export function leadPage(ctx: AppContext, page = 1, perPage = 25) {
-  return listLeads(ctx.database.db, Math.max(1, page), Math.min(Math.max(1, perPage), 100));
+/** Admin list (permission view_lead): newest first, optionally searched by name, e-mail or phone. */
+export function leadPage(ctx: AppContext, page = 1, perPage = 25, q?: string) {
+  return listLeads(ctx.database.db, Math.max(1, page), Math.min(Math.max(1, perPage), 100), q);
+}
+
+/** One lead for the admin view (permission view_lead). */
+export function leadById(ctx: AppContext, id: number): Promise<Lead | null> {
+  return findLead(ctx.database.db, id);
 }
 
 /** Admin bulk delete (permission delete_lead): the leads and their sync records, in one transaction. */

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { waitFor } from '../../../test/support/wait.js';
 import type { JobInfo, JobOutcome } from '../../platform/queue.js';
 import { type MarketingDeps, marketingSyncJob } from './jobs.js';
+import { syncStateOf } from './sync-state.js';
 
 let ac: FakeActiveCampaign;
 let t: TestApp;
@@ -117,6 +118,7 @@ describe('initial delivery', () => {
   it('creates the consent fields, upserts the contact, subscribes, tags by market, then stores the id', async () => {
     const id = await addSubscriber();
     expect(await run(id)).toEqual({ kind: 'done' });
+    expect(await syncStateOf(t.database.db, id)).toMatchObject({ status: 'Synced', lastError: null });
     expect(ac.log).toEqual([
       'GET /fields',
       'POST /fields',
@@ -317,12 +319,22 @@ describe('failures', () => {
     const id = await addSubscriber();
     ac.fail('/contact/sync', 'no-contact-id');
     expect(await run(id)).toEqual({ kind: 'fail', error: 'contact/sync answered without a contact id' });
+    // recorded per subscriber, where the console's subscribers page and sync monitor show it
+    expect(await syncStateOf(t.database.db, id)).toMatchObject({
+      status: 'Failed',
+      attempts: 1,
+      lastError: 'contact/sync answered without a contact id',
+    });
   });
 
   it('retries a 5xx; a partial failure leaves the contact id null for the backfill', async () => {
     const id = await addSubscriber();
     ac.fail('/contactLists', { status: 502 });
     expect(await run(id)).toEqual({ kind: 'retry', error: 'POST /contactLists: HTTP 502' });
+    expect(await syncStateOf(t.database.db, id)).toMatchObject({
+      status: 'Pending',
+      lastError: 'POST /contactLists: HTTP 502',
+    });
     expect(ac.contacts).toHaveLength(1);
     expect(await contactIdOf(id)).toBeNull();
   });

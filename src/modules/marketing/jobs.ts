@@ -9,6 +9,7 @@ import { type Subscriber, SubscriberRepository } from '../newsletter/repository.
 import { splitName } from '../newsletter/rules.js';
 import { ActiveCampaignClient, MarketingApiError } from './client.js';
 import { RemoteIdCache } from './repository.js';
+import { recordingOutcomes } from './sync-state.js';
 
 /** What the job needs of the process (an AppContext fits; so does a CLI's context). */
 export type MarketingDeps = Pick<AppContext, 'config' | 'database' | 'log' | 'clock'>;
@@ -32,7 +33,7 @@ export function marketingConfigured(config: AppContext['config']): boolean {
 
 export function marketingSyncJob(deps: MarketingDeps, opts: { timeoutMs?: number } = {}): JobDefinition<MirrorPayload> {
   const subscribers = new SubscriberRepository(deps.database.db);
-  return {
+  return recordingOutcomes(deps, {
     name: MARKETING_JOB,
     queue: MARKETING_QUEUE,
     tries: 3,
@@ -67,7 +68,7 @@ export function marketingSyncJob(deps: MarketingDeps, opts: { timeoutMs?: number
         'marketing sync: retries exhausted',
       );
     },
-  };
+  });
 }
 
 /** Every job class of the marketing module. */

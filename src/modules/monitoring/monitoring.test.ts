@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SignedIn, signIn } from '../../../test/support/admin.js';
 import { TEST_NOW, testConfig } from '../../../test/support/app.js';
 import { createTestDatabase } from '../../../test/support/db.js';
 import { type App, buildApp } from '../../app.js';
@@ -28,10 +29,18 @@ async function monitoredApp(env: Record<string, string> = {}): Promise<App> {
   return a;
 }
 
+let admin: SignedIn;
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await monitoredApp();
+  admin = await signIn(app, { permissions: ['view_dashboard'] });
 });
+
+/** a monitoring page as a signed-in admin (a fresh session: tests move the clock past the idle time-out) */
+async function dash(url: string) {
+  const { cookie } = await admin.again();
+  return app.inject({ url, headers: { cookie } });
+}
 afterAll(async () => {
   await app.close();
   await database.close();
@@ -76,8 +85,8 @@ describe('request recording', () => {
   });
 
   it('keeps the monitoring pages themselves out of the aggregates and the request log', async () => {
-    await app.inject('/pulse');
-    await app.inject('/telescope');
+    await dash('/pulse');
+    await dash('/telescope');
     await app.requestRecorder.flush();
     expect(await database.db.select().from(pulseRequestAggregates)).toHaveLength(0);
     expect(await database.db.select().from(telescopeRequests)).toHaveLength(0);
@@ -202,7 +211,7 @@ describe('GET /pulse', () => {
     expect((await recordDeployment('qa', '2.5.0-rc2')).statusCode).toBe(201);
     await app.requestRecorder.flush();
 
-    const res = await app.inject('/pulse');
+    const res = await dash('/pulse');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const page = res.body;
@@ -213,14 +222,14 @@ describe('GET /pulse', () => {
     expect(page).toContain('<span class="badge green">production</span>');
     expect(page).toContain('<span class="badge yellow">staging</span>');
     expect(page).toContain('<span class="badge blue">qa</span>');
-    expect(page).toContain("fetch('/pulse/deployments.json'");
-    expect(page).toContain('setInterval(poll,5000)');
+    expect(page).toContain('hx-get="/pulse/deployments" hx-trigger="every 5s"');
+    expect(page).not.toContain('<script>');
     // the newest deployment first
     expect(page.indexOf('2.5.0-rc2')).toBeLessThan(page.indexOf('2.4.1'));
 
-    const week = await app.inject('/pulse?period=7d');
+    const week = await dash('/pulse?period=7d');
     expect(week.statusCode).toBe(200);
-    expect((await app.inject('/pulse?period=1y')).statusCode).toBe(400);
+    expect((await dash('/pulse?period=1y')).statusCode).toBe(400);
   });
 
   it('lists requests at or above 1000 ms as slow', async () => {
@@ -234,16 +243,16 @@ describe('GET /pulse', () => {
       headers: {},
       recordedAt: new Date(clock.now().getTime() - 60_000),
     });
-    const page = (await app.inject('/pulse')).body;
+    const page = (await dash('/pulse')).body;
     expect(page).toContain('1534.5 ms');
     expect(page).toContain('href="/telescope/requests/slow-one"');
   });
 
   it('GET /pulse/deployments.json: the last 20 deployments, and a version that changes on deployment:completed', async () => {
-    const before = (await app.inject('/pulse/deployments.json')).json();
+    const before = (await dash('/pulse/deployments.json')).json();
     expect(before.deployments).toEqual([]);
     for (let i = 0; i < 21; i++) await recordDeployment(i === 20 ? 'production' : 'staging', `1.0.${i}`);
-    const res = await app.inject('/pulse/deployments.json');
+    const res = await dash('/pulse/deployments.json');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.version).not.toBe(before.version);
@@ -261,16 +270,16 @@ describe('GET /pulse', () => {
     expect(body.deployments[1].badge).toBe('yellow');
     // a deployment recorded in this process bumps the version even when the list looks the same
     app.ctx.events.emit('deployment:completed', {});
-    expect((await app.inject('/pulse/deployments.json')).json().version).not.toBe(body.version);
+    expect((await dash('/pulse/deployments.json')).json().version).not.toBe(body.version);
   });
 });
 
 describe('GET /health-dashboard', () => {
   it('shows the latest stored run and the last day of history, as HTML and JSON', async () => {
-    const empty = await app.inject('/health-dashboard');
+    const empty = await dash('/health-dashboard');
     expect(empty.statusCode).toBe(200);
     expect(empty.body).toContain('No health run stored in the last day');
-    expect((await app.inject('/health-dashboard.json')).json()).toEqual({ latest: null, history: [] });
+    expect((await dash('/health-dashboard.json')).json()).toEqual({ latest: null, history: [] });
 
     expect((await app.inject('/health')).statusCode).toBe(200);
     clock.advance(60_000);
@@ -278,7 +287,7 @@ describe('GET /health-dashboard', () => {
     await app.inject('/health');
     app.health.probes.diskUsage = async () => 12;
 
-    const json = (await app.inject('/health-dashboard.json')).json();
+    const json = (await dash('/health-dashboard.json')).json();
     expect(json.history).toHaveLength(2);
     expect(json.latest).toEqual(json.history[0]);
     expect(json.latest.finishedAt).toBe('2026-06-15T10:01:00.000Z');
@@ -295,7 +304,7 @@ describe('GET /health-dashboard', () => {
     });
     expect(json.history[1].checkResults[0]).toEqual({ name: 'Database', status: 'ok' });
 
-    const page = await app.inject('/health-dashboard');
+    const page = await dash('/health-dashboard');
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('UsedDiskSpace');
     expect(page.body).toContain('<span class="badge yellow">warning</span>');
@@ -303,9 +312,9 @@ describe('GET /health-dashboard', () => {
 
     // older than a day: out of the history
     clock.advance(DAY + 1);
-    expect((await app.inject('/health-dashboard.json')).json().history).toHaveLength(0);
+    expect((await dash('/health-dashboard.json')).json().history).toHaveLength(0);
     // ?fresh=1 runs the checks first
-    const fresh = await app.inject('/health-dashboard?fresh=1');
+    const fresh = await dash('/health-dashboard?fresh=1');
     expect(fresh.body).toContain('Finished at 2026-06-16T10:01:00.001Z');
   });
 });
@@ -316,7 +325,7 @@ describe('GET /telescope', () => {
     await app.inject({ url: '/test/boom', headers: { 'x-request-id': 'req-boom-1' } });
     await app.requestRecorder.flush();
 
-    const page = await app.inject('/telescope');
+    const page = await dash('/telescope');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<code>/test/ok/7</code>');
     expect(page.body).toContain('href="/telescope/requests/req-ok-7"');
@@ -324,17 +333,17 @@ describe('GET /telescope', () => {
     expect(page.body).not.toContain('s3cr3t');
     expect(page.body).not.toContain('    at ');
 
-    const detail = await app.inject('/telescope/requests/req-ok-7');
+    const detail = await dash('/telescope/requests/req-ok-7');
     expect(detail.statusCode).toBe(200);
     expect(detail.body).toContain('<code>/test/ok/:id</code>');
     expect(detail.body).toContain('<code>user-agent</code></td><td><code>ua/2</code>');
-    expect((await app.inject('/telescope/requests/unknown-id')).statusCode).toBe(404);
+    expect((await dash('/telescope/requests/unknown-id')).statusCode).toBe(404);
   });
 
   it('escapes what it shows', async () => {
     await app.inject({ url: '/%3Cscript%3Ealert(1)%3C/script%3E', headers: { 'x-request-id': 'req-xss' } });
     await app.requestRecorder.flush();
-    const page = (await app.inject('/telescope')).body;
+    const page = (await dash('/telescope')).body;
     expect(page).not.toContain('<script>alert');
     expect(page).toContain('/%3Cscript%3Ealert(1)%3C/script%3E');
   });
@@ -394,15 +403,7 @@ describe('pruning', () => {
   });
 });
 
-describe('authentication in production and staging', () => {
-  const pages = [
-    '/health-dashboard',
-    '/health-dashboard.json',
-    '/pulse',
-    '/pulse/deployments.json',
-    '/telescope',
-    '/metrics',
-  ];
+describe('authentication', () => {
   const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const production = {
     APP_ENV: 'production',
@@ -411,30 +412,32 @@ describe('authentication in production and staging', () => {
     DASHBOARD_PASSWORD: 'correct horse battery',
   };
 
-  it('401 with a Basic challenge without or with wrong credentials; 200 with the right ones', async () => {
+  it('/metrics: 401 with a Basic challenge without or with wrong credentials; 200 with the right ones', async () => {
     const prod = await monitoredApp(production);
     try {
-      for (const url of pages) {
-        const none = await prod.inject(url);
-        expect(none.statusCode, url).toBe(401);
-        expect(none.headers['www-authenticate']).toBe('Basic realm="itinera monitoring", charset="UTF-8"');
-        expect(none.json()).toEqual({ success: false, error: 'unauthorized', message: expect.any(String) });
-        const wrong = await prod.inject({ url, headers: { authorization: basic('ops', 'wrong') } });
-        expect(wrong.statusCode, url).toBe(401);
-        const wrongUser = await prod.inject({
-          url,
-          headers: { authorization: basic('root', 'correct horse battery') },
-        });
-        expect(wrongUser.statusCode, url).toBe(401);
-        const ok = await prod.inject({ url, headers: { authorization: basic('ops', 'correct horse battery') } });
-        expect(ok.statusCode, url).toBe(200);
-      }
+      const url = '/metrics';
+      const none = await prod.inject(url);
+      expect(none.statusCode).toBe(401);
+      expect(none.headers['www-authenticate']).toBe('Basic realm="itinera monitoring", charset="UTF-8"');
+      expect(none.json()).toEqual({ success: false, error: 'unauthorized', message: expect.any(String) });
+      expect((await prod.inject({ url, headers: { authorization: basic('ops', 'wrong') } })).statusCode).toBe(401);
+      const wrongUser = await prod.inject({ url, headers: { authorization: basic('root', 'correct horse battery') } });
+      expect(wrongUser.statusCode).toBe(401);
+      const ok = await prod.inject({ url, headers: { authorization: basic('ops', 'correct horse battery') } });
+      expect(ok.statusCode).toBe(200);
+      // HTTP Basic opens no dashboard page: those need a console session
+      const page = await prod.inject({
+        url: '/pulse',
+        headers: { authorization: basic('ops', 'correct horse battery') },
+      });
+      expect(page.statusCode).toBe(303);
+      expect(page.headers.location).toBe('/admin/login?next=%2Fpulse');
     } finally {
       await prod.close();
     }
   });
 
-  it('503 naming the settings when the login is not configured', async () => {
+  it('/metrics: 503 naming the settings when the login is not configured', async () => {
     const staging = await monitoredApp({
       ...production,
       APP_ENV: 'staging',
@@ -442,18 +445,23 @@ describe('authentication in production and staging', () => {
       DASHBOARD_PASSWORD: '',
     });
     try {
-      for (const url of pages) {
-        const res = await staging.inject({ url, headers: { authorization: basic('ops', 'anything') } });
-        expect(res.statusCode, url).toBe(503);
-        expect(res.json()).toMatchObject({ success: false, error: 'dashboard_login_not_configured' });
-        expect(res.json().message).toContain('DASHBOARD_USER');
-      }
+      const res = await staging.inject({ url: '/metrics', headers: { authorization: basic('ops', 'anything') } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ success: false, error: 'dashboard_login_not_configured' });
+      expect(res.json().message).toContain('DASHBOARD_USER');
     } finally {
       await staging.close();
     }
   });
 
-  it('open without credentials in development and test', async () => {
-    expect((await app.inject('/pulse')).statusCode).toBe(200);
+  it('the pages need a console session in every environment; /metrics is open in development and test', async () => {
+    for (const url of ['/health-dashboard', '/pulse', '/telescope']) {
+      expect((await app.inject(url)).statusCode, url).toBe(303);
+    }
+    for (const url of ['/health-dashboard.json', '/pulse/deployments.json']) {
+      expect((await app.inject(url)).statusCode, url).toBe(401);
+    }
+    expect((await dash('/pulse')).statusCode).toBe(200);
+    expect((await app.inject('/metrics')).statusCode).toBe(200);
   });
 });

@@ -1,11 +1,12 @@
 // HTTP of the monitoring module: the request recorder's hooks (every route, cheap, no database
-// write per request), and the pages /health-dashboard, /pulse, /telescope and /metrics behind HTTP
-// Basic in production and staging.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// write per request), the pages /health-dashboard, /pulse and /telescope behind the console's
+// sign-in (permission view_dashboard), and /metrics behind HTTP Basic in production and staging.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { guard, pageOf, sendPage } from '../admin/console.js';
 import { registerBusinessMetrics } from './business-metrics.js';
 import { createHttpMetrics } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
@@ -19,7 +20,7 @@ import {
   telescopeOverview,
   telescopeRequest,
 } from './service.js';
-import { healthPage, pulsePage, telescopeDetailPage, telescopePage } from './views.js';
+import { deploymentsBody, healthPage, pulsePage, telescopeDetailPage, telescopePage } from './views.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,8 +35,8 @@ declare module 'fastify' {
 
 const REALM = 'Basic realm="itinera monitoring", charset="UTF-8"';
 
-/** open in development and test; HTTP Basic with DASHBOARD_USER / DASHBOARD_PASSWORD otherwise */
-function dashboardLogin(ctx: AppContext) {
+/** /metrics (scraping): open in development and test; HTTP Basic with DASHBOARD_USER / DASHBOARD_PASSWORD otherwise */
+function metricsLogin(ctx: AppContext) {
   return async (request: FastifyRequest) => {
     const { appEnv, dashboard } = ctx.config;
     if (appEnv !== 'production' && appEnv !== 'staging') return;
@@ -44,26 +45,15 @@ function dashboardLogin(ctx: AppContext) {
       throw new AppError(
         503,
         'dashboard_login_not_configured',
-        'The monitoring pages are unavailable: set DASHBOARD_USER and DASHBOARD_PASSWORD on this server.',
+        '/metrics is unavailable: set DASHBOARD_USER and DASHBOARD_PASSWORD on this server.',
       );
     }
     if (!credentialsMatch(basicCredentials(request.headers.authorization), dashboard)) {
-      throw new AppError(401, 'unauthorized', 'Log in to see the monitoring pages.', undefined, {
+      throw new AppError(401, 'unauthorized', 'Log in to scrape the metrics.', undefined, {
         'www-authenticate': REALM,
       });
     }
   };
-}
-
-function sendHtml(reply: FastifyReply, body: string) {
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
-    )
-    .send(body);
 }
 
 const CheckResult = Type.Object({
@@ -138,9 +128,8 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     done();
   });
 
-  const login = dashboardLogin(ctx);
-  const page = { onRequest: login, config: { unrecorded: true } };
-  const denied = { 401: ErrorBody, 503: ErrorBody };
+  const page = { preHandler: guard(ctx, 'view_dashboard'), config: { unrecorded: true } };
+  const denied = { 401: ErrorBody, 403: ErrorBody };
 
   app.get(
     '/health-dashboard',
@@ -155,7 +144,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     },
     async (request, reply) => {
       if ((request.query as { fresh?: string }).fresh) await app.health.run();
-      return sendHtml(reply, healthPage(await healthDashboard(ctx)));
+      return sendPage(reply, healthPage(pageOf(request), await healthDashboard(ctx)));
     },
   );
 
@@ -195,7 +184,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     async (request, reply) => {
       const period = ((request.query as { period?: PulsePeriod }).period ?? '1h') as PulsePeriod;
       const [overview, feed] = await Promise.all([pulseOverview(ctx, period), deploymentFeed(ctx, deploymentEvents)]);
-      return sendHtml(reply, pulsePage(overview, feed));
+      return sendPage(reply, pulsePage(pageOf(request), overview, feed));
     },
   );
 
@@ -216,13 +205,17 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
+  app.get('/pulse/deployments', { ...page, schema: { hide: true } }, async (_request, reply) =>
+    sendPage(reply, deploymentsBody(await deploymentFeed(ctx, deploymentEvents)).text),
+  );
+
   app.get(
     '/telescope',
     {
       ...page,
       schema: { tags: ['ops'], summary: 'Debug inspector (HTML)', description: 'Recent requests and 5xx errors.' },
     },
-    async (_request, reply) => sendHtml(reply, telescopePage(await telescopeOverview(ctx))),
+    async (request, reply) => sendPage(reply, telescopePage(pageOf(request), await telescopeOverview(ctx))),
   );
 
   app.get(
@@ -239,12 +232,16 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
       const { requestId } = request.params as { requestId: string };
       const entries = await telescopeRequest(ctx, requestId);
       if (entries.length === 0) throw new AppError(404, 'request_not_found', 'No request with this id is recorded.');
-      return sendHtml(reply, telescopeDetailPage(requestId, entries));
+      return sendPage(reply, telescopeDetailPage(pageOf(request), requestId, entries));
     },
   );
 
-  app.get('/metrics', { ...page, schema: { hide: true } }, async (_request, reply) => {
-    reply.type(metrics.registry.contentType).header('cache-control', 'no-store');
-    return metrics.registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { onRequest: metricsLogin(ctx), config: { unrecorded: true }, schema: { hide: true } },
+    async (_request, reply) => {
+      reply.type(metrics.registry.contentType).header('cache-control', 'no-store');
+      return metrics.registry.metrics();
+    },
+  );
 }

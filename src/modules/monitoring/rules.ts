@@ -80,11 +80,7 @@ export function storableErrorMessage(message: string): string {
   return masked.length > 1000 ? `${masked.slice(0, 1000)}…` : masked;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
+export { escapeHtml } from '../../platform/html.js';
 
 /** the deployments card's badge colour: production green, staging yellow, others blue */
 export function environmentBadge(environment: string): 'green' | 'yellow' | 'blue' {

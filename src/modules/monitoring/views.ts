@@ -1,55 +1,16 @@
-// Server-rendered HTML of the monitoring pages: one small layout, inline CSS, no build step.
+// Server-rendered HTML of the monitoring pages, inside the console's layout (its stylesheet, htmx).
 // Every interpolated value is escaped by the `html` tag unless it is already rendered HTML.
 
-import { escapeHtml, SLOW_REQUEST_MS } from './rules.js';
+import { type Html, html } from '../../platform/html.js';
+import { layout as consoleLayout, type PageContext } from '../admin/views.js';
+import { SLOW_REQUEST_MS } from './rules.js';
 import type { DeploymentView, HealthRunView, PulseOverview, TelescopeEntry } from './service.js';
 import { PULSE_PERIODS } from './service.js';
 
-class Html {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
+export type { PageContext };
 
-function render(value: unknown): string {
-  if (value instanceof Html) return value.text;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(value);
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
-  return new Html(out);
-}
-
-const CSS = `
-*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,sans-serif;background:#f5f6f8;color:#1d2330}
-header{background:#1d2330;color:#fff;padding:10px 20px;display:flex;gap:18px;align-items:center}
-header a{color:#c9d3e6;text-decoration:none}header a.on{color:#fff;font-weight:600}
-header strong{margin-right:12px}main{padding:20px;max-width:1200px;margin:auto}
-.card{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 16px;margin-bottom:18px}
-.card h2{margin:0 0 10px;font-size:15px}table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #eef0f4;vertical-align:top}
-th{font-weight:600;color:#5a6375;font-size:12px;text-transform:uppercase}td.n,th.n{text-align:right}
-.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600}
-.green{background:#d6f5df;color:#11632b}.yellow{background:#fff1c2;color:#7a5a00}
-.blue{background:#dbe8ff;color:#1846a3}.red{background:#ffd9d9;color:#9b1c1c}
-.muted{color:#7a8394}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px}
-.stat b{display:block;font-size:22px}code{font-size:12px}a{color:#1846a3}
-.bars{display:flex;align-items:flex-end;gap:1px;height:60px}.bars span{flex:1;background:#7c9ce0;min-height:1px}
-nav.periods a{margin-right:10px}`;
-
-function layout(title: string, active: string, body: Html, script = ''): string {
-  const link = (href: string, label: string) =>
-    html`<a href="${href}" class="${active === href ? 'on' : ''}">${label}</a>`;
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · itinera</title><style>${new Html(CSS)}</style></head>
-<body><header><strong>itinera</strong>${link('/health-dashboard', 'Health')}${link('/pulse', 'Pulse')}${link('/telescope', 'Telescope')}</header>
-<main>${body}</main>${script ? new Html(`<script>${script}</script>`) : ''}</body></html>`.text;
+function layout(p: PageContext, title: string, body: Html): string {
+  return consoleLayout(p, title, body);
 }
 
 const STATUS_BADGE = { ok: 'green', warning: 'yellow', failed: 'red' } as const;
@@ -61,7 +22,7 @@ function checkRows(run: HealthRunView): Html {
   )}`;
 }
 
-export function healthPage(data: { latest: HealthRunView | null; history: HealthRunView[] }): string {
+export function healthPage(p: PageContext, data: { latest: HealthRunView | null; history: HealthRunView[] }): string {
   const latest = data.latest
     ? html`<p class="muted">Finished at ${data.latest.finishedAt}</p>
 <table><tr><th>Check</th><th>Status</th><th>Message</th><th>Meta</th></tr>${checkRows(data.latest)}</table>`
@@ -77,8 +38,8 @@ export function healthPage(data: { latest: HealthRunView | null; history: Health
 <td>${notOk.map((c) => `${c.name}: ${c.status}${c.message ? ` (${c.message})` : ''}`).join('; ')}</td></tr>`;
   });
   return layout(
+    p,
     'Health',
-    '/health-dashboard',
     html`<div class="card"><h2>Latest results <a href="/health-dashboard?fresh=1" class="muted">(run now)</a></h2>${latest}</div>
 <div class="card"><h2>History (last 24 hours, ${data.history.length} runs)</h2>
 <table><tr><th>Finished at</th><th>Result</th><th>Checks not ok</th></tr>${history}</table></div>`,
@@ -93,23 +54,20 @@ function deploymentRows(deployments: DeploymentView[]): Html {
   )}`;
 }
 
-// Polls the deployments card every 5 s and redraws it when the feed's version changed.
-const DEPLOYMENTS_SCRIPT = `
-(function(){var body=document.getElementById('deployments');if(!body)return;var version=body.dataset.version;
-function cell(tr,text,cls,tag){var td=document.createElement('td');var el=td;if(tag){el=document.createElement(tag);td.appendChild(el);}
-if(cls)el.className=cls;el.textContent=text;tr.appendChild(td);}
-function draw(list){body.textContent='';if(!list.length){var tr=document.createElement('tr');cell(tr,'No deployments recorded.','muted');body.appendChild(tr);return;}
-list.forEach(function(d){var tr=document.createElement('tr');cell(tr,d.environment,'badge '+d.badge,'span');cell(tr,d.version);
-cell(tr,d.commit,'','code');cell(tr,d.build_date+(d.build_id?' · '+d.build_id:''));cell(tr,d.recorded_at);body.appendChild(tr);});}
-function poll(){fetch('/pulse/deployments.json',{credentials:'same-origin',cache:'no-store'}).then(function(r){return r.ok?r.json():null;})
-.then(function(data){if(data&&data.version!==version){version=data.version;body.dataset.version=version;draw(data.deployments);}}).catch(function(){});}
-setInterval(poll,5000);})();`;
+/** The deployments card's body; htmx asks for it again every 5 s (no inline script). */
+export function deploymentsBody(feed: { version: string; deployments: DeploymentView[] }): Html {
+  return html`<tbody id="deployments" data-version="${feed.version}" hx-get="/pulse/deployments" hx-trigger="every 5s" hx-swap="outerHTML">${deploymentRows(feed.deployments)}</tbody>`;
+}
 
 function ms(value: number | null): string {
   return value === null ? '–' : `${value} ms`;
 }
 
-export function pulsePage(data: PulseOverview, feed: { version: string; deployments: DeploymentView[] }): string {
+export function pulsePage(
+  p: PageContext,
+  data: PulseOverview,
+  feed: { version: string; deployments: DeploymentView[] },
+): string {
   const max = Math.max(1, ...data.throughput.map((m) => m.count));
   const periods = Object.keys(PULSE_PERIODS).map(
     (p) => html`<a href="/pulse?period=${p}" class="${p === data.period ? 'badge blue' : ''}">${p}</a>`,
@@ -136,21 +94,20 @@ ${data.queues.map(
     html`<tr><td>${q.queue}</td><td class="n">${q.waiting}</td><td class="n">${q.active}</td><td class="n">${q.completed}</td><td class="n">${q.failed}</td></tr>`,
 )}</table>`;
   return layout(
+    p,
     'Pulse',
-    '/pulse',
     html`<nav class="periods card">Window: ${periods} <span class="muted">since ${data.since}</span></nav>
 <div class="card grid"><div class="stat">Requests<b>${data.totals.count}</b></div><div class="stat">Per minute<b>${data.totals.perMinute}</b></div>
 <div class="stat">Server errors<b>${data.totals.errors}</b></div></div>
 <div class="card"><h2>Throughput (requests per minute)</h2><div class="bars">${data.throughput.map(
-      (m) => html`<span title="${m.minute}: ${m.count}" style="height:${Math.round((m.count / max) * 100)}%"></span>`,
+      (m) => html`<span title="${m.minute}: ${m.count}" class="h${Math.round((m.count / max) * 20)}"></span>`,
     )}</div></div>
 <div class="card"><h2>Deployments</h2><table><thead><tr><th>Environment</th><th>Version</th><th>Commit</th><th>Build</th><th>Recorded at</th></tr></thead>
-<tbody id="deployments" data-version="${feed.version}">${deploymentRows(feed.deployments)}</tbody></table></div>
+${deploymentsBody(feed)}</table></div>
 <div class="card"><h2>Routes</h2><table><tr><th>Method</th><th>Route</th><th class="n">Requests</th><th class="n">Per min</th><th class="n">5xx</th>
 <th class="n">Avg</th><th class="n">p50</th><th class="n">p95</th><th class="n">p99</th><th class="n">Max</th></tr>${routes}</table></div>
 <div class="card"><h2>Slow requests (${SLOW_REQUEST_MS} ms or more)</h2><table><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th class="n">Duration</th><th>Request id</th></tr>${slow}</table></div>
 <div class="card"><h2>Queues</h2>${queues}</div>`,
-    DEPLOYMENTS_SCRIPT,
   );
 }
 
@@ -163,7 +120,10 @@ function requestLink(id: string): Html {
   return html`<a href="/telescope/requests/${encodeURIComponent(id)}"><code>${id}</code></a>`;
 }
 
-export function telescopePage(data: { requests: TelescopeEntry[]; exceptions: TelescopeEntry[] }): string {
+export function telescopePage(
+  p: PageContext,
+  data: { requests: TelescopeEntry[]; exceptions: TelescopeEntry[] },
+): string {
   const requests = data.requests.length
     ? data.requests.map(
         (r) => html`<tr><td>${r.recordedAt.toISOString()}</td><td>${r.method}</td><td><code>${r.path}</code></td>
@@ -179,14 +139,14 @@ export function telescopePage(data: { requests: TelescopeEntry[]; exceptions: Te
       )
     : html`<tr><td colspan="6" class="muted">No server errors recorded.</td></tr>`;
   return layout(
+    p,
     'Telescope',
-    '/telescope',
     html`<div class="card"><h2>Exceptions (5xx)</h2><table><tr><th>Time</th><th>Request</th><th>Status</th><th>Error</th><th>Message</th><th>Request id</th></tr>${exceptions}</table></div>
 <div class="card"><h2>Requests</h2><table><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th class="n">Duration</th><th>Request id</th></tr>${requests}</table></div>`,
   );
 }
 
-export function telescopeDetailPage(requestId: string, entries: TelescopeEntry[]): string {
+export function telescopeDetailPage(p: PageContext, requestId: string, entries: TelescopeEntry[]): string {
   const cards = entries.map(
     (e) => html`<div class="card"><h2>${e.method} <code>${e.path}</code> ${statusBadge(e.status)}</h2>
 <table><tr><th>Request id</th><td><code>${e.requestId}</code></td></tr><tr><th>Time</th><td>${e.recordedAt.toISOString()}</td></tr>
@@ -196,5 +156,5 @@ ${e.errorName || e.errorMessage ? html`<tr><th>Error</th><td>${e.errorName ?? ''
       ([k, v]) => html`<tr><td><code>${k}</code></td><td><code>${v}</code></td></tr>`,
     )}</table><p class="muted">Bodies, cookies and credentials are never recorded.</p></td></tr></table></div>`,
   );
-  return layout(`Request ${requestId}`, '/telescope', html`<p><a href="/telescope">← all requests</a></p>${cards}`);
+  return layout(p, `Request ${requestId}`, html`<p><a href="/telescope">← all requests</a></p>${cards}`);
 }

@@ -1,9 +1,10 @@
 // SQL of newsletter subscribers. Uniqueness of the email is the database's (a unique index on
 // lower(email)), so concurrent first submits cannot create two rows.
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Db, DbOrTx } from '../../db/database.js';
 import { idsAfter } from '../../db/keyset.js';
 import { newsletterSubscribers } from '../../db/schema/index.js';
+import { containing } from '../../db/search.js';
 
 export type Subscriber = typeof newsletterSubscribers.$inferSelect;
 
@@ -152,4 +153,26 @@ export async function setCrmPersonId(db: DbOrTx, id: number, personId: number, n
     .update(newsletterSubscribers)
     .set({ crmPersonId: personId, updatedAt: now })
     .where(eq(newsletterSubscribers.id, id));
+}
+
+/** Newest first for the console; `q` matches e-mail or name (case-insensitive). */
+export async function subscriberPage(
+  db: DbOrTx,
+  page: number,
+  perPage: number,
+  q?: string,
+): Promise<{ rows: Subscriber[]; total: number }> {
+  const like = q ? containing(q) : undefined;
+  const where = like
+    ? or(ilike(newsletterSubscribers.email, like), ilike(newsletterSubscribers.name, like))
+    : undefined;
+  const rows = await db
+    .select()
+    .from(newsletterSubscribers)
+    .where(where)
+    .orderBy(desc(newsletterSubscribers.createdAt), desc(newsletterSubscribers.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(newsletterSubscribers).where(where);
+  return { rows, total: Number(n) };
 }

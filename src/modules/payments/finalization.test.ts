@@ -1,17 +1,17 @@
 // The embedded default end to end (sandbox flight provider, sandbox payment gateway), upsell
-// records, finalization idempotency, the allotment re-check and non-standard pax re-pricing.
+// records, finalization idempotency, seats checked before money and non-standard pax re-pricing.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { waitFor } from '../../../test/support/wait.js';
-import { bookingPassengers, bookings, checkoutSessions, offers } from '../../db/schema/index.js';
+import { bookingPassengers, bookings, offers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
-import { toCents } from '../../platform/money.js';
+import { centsToNumber, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
 import { createApiToken } from '../checkout/service.js';
-import type { FlightSessionState } from '../flights/checkout-session.js';
 import * as flightRecords from '../flights/repository.js';
+import { paymentsOf } from './repository.js';
 
 let t: TestApp;
 let cat: CheckoutCatalog;
@@ -131,13 +131,6 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(intent.payment_gateway).toBe('sandbox');
     expect(intent.total_price).toBe(session.total_price);
 
-    // keep the session state to try finalizing again afterwards
-    const [row] = await t.database.db
-      .select({ data: checkoutSessions.data })
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.bookingId, session.booking_id));
-    const state = row.data as unknown as FlightSessionState;
-
     const done = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(done.statusCode).toBe(200);
     expect(done.json().data.status).toBe('pending_flight_booking');
@@ -152,15 +145,13 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     const [b] = await db.select().from(bookings).where(eq(bookings.id, session.booking_id));
     expect(b).toMatchObject({ paymentGatewayCode: 'sandbox', paymentMethodCode: 'card' });
 
-    // finalization is skipped when the booking already has passengers
-    const again = await finalizeBooking(t.app.ctx, state, {
+    // a second finalization of the intent (webhook, reconciliation) answers what the first stored
+    const again = await finalizeBooking(t.app.ctx, {
       intentId: intent.payment_intent_id,
-      methodCode: 'card',
-      gatewayCode: 'sandbox',
       amountCents: toCents(intent.amount),
-      totalCents: toCents(intent.total_price),
+      source: 'reconciliation',
     });
-    expect(again).toMatchObject({ finalized: false, status: 'pending_flight_booking' });
+    expect(again).toMatchObject({ finalized: false, status: 'pending_flight_booking', confirmation: done.json().data });
     const count = await db
       .select({ n: sql<number>`count(*)::int` })
       .from(bookingPassengers)
@@ -186,24 +177,109 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     ]);
   });
 
-  it('keeps a paid booking when the allotment ran out meanwhile and tells the admins', async () => {
+  it('checks the seats before money moves: offer_sold_out, no intent, never allotment_exceeded', async () => {
     const db = t.database.db;
     const jar = new Jar();
     const start = await jar.call('POST', `${base}/${cat.offers.active}`, {});
+    await jar.call('POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY' });
     await jar.call('PUT', `${base}/contact`, { client });
     await jar.call('PUT', `${base}/travelers`, { travelers: [traveler('Eva', 'P3'), traveler('Jon', 'P4')] });
+    const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    // one seat left for a party of two
     await db
       .update(offers)
-      .set({ allotmentUsed: sql`${offers.allotment}` })
+      .set({ allotmentUsed: o.allotment - 1 })
+      .where(eq(offers.id, cat.offers.active));
+    const refused = await jar.call('POST', `${base}/payment/intent`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ success: false, error: 'offer_sold_out' });
+    const bookingId = start.json().data.booking_id;
+    expect(await paymentsOf(db, bookingId)).toEqual([]);
+
+    // two seats again: the intent holds them, the payment takes them, nobody is over-sold
+    await db
+      .update(offers)
+      .set({ allotmentUsed: o.allotment - 2 })
       .where(eq(offers.id, cat.offers.active));
     const intent = (await jar.call('POST', `${base}/payment/intent`)).json().data;
     const done = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(done.statusCode).toBe(200);
-    expect(done.json().data.status).toBe('pending_land_confirmation');
-    const bookingId = start.json().data.booking_id;
-    const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
-    expect(o.allotmentUsed).toBe(o.allotment);
-    expect((await flightRecords.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual(['allotment_exceeded']);
+    const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
+    expect(after.allotmentUsed).toBe(after.allotment);
+    expect((await flightRecords.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual([]);
+    await db.update(offers).set({ allotmentUsed: o.allotmentUsed }).where(eq(offers.id, cat.offers.active));
+  });
+});
+
+describe('economy flights booked as chosen', () => {
+  it('stores the chosen economy card, charges a dearer one, refuses an unknown one, and books its flights', async () => {
+    const db = t.database.db;
+    const jar = new Jar();
+    const start = (await jar.call('POST', `${base}/${cat.offers.active}`, {})).json().data;
+    await jar.call('POST', `${base}/${cat.offers.active}/search-economy-flights`);
+    const options = (await jar.call('GET', `${base}/${cat.offers.active}/flights`)).json().data;
+    type Card = { fareId: string; extraPrice: number; flight_numbers: string[]; price: number };
+    const cards = options.outbound_options as Card[];
+    const inbound = options.inbound_options as Card[];
+    const priced = cards.find((c) => c.extraPrice === 0)!;
+    const dearer = cards.find((c) => c.extraPrice > 0)!;
+    expect(priced).toBeDefined();
+    expect(dearer).toBeDefined();
+    expect(dearer.price).toBeGreaterThan(priced.price);
+
+    const unknown = await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: 'SBX.not-a-card' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toMatchObject({ success: false, error: 'fare_not_found' });
+
+    const pick = await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: dearer.fareId });
+    expect(pick.statusCode).toBe(200);
+    const s = pick.json().data;
+    expect(s.flight_selection).toMatchObject({ cabin_class: 'ECONOMY', fare_id: dearer.fareId });
+    expect(s.flight_selection.outbound.flight_numbers).toEqual(dearer.flight_numbers);
+    expect(s.flight_selection.inbound.flight_numbers).toEqual(
+      inbound.find((c) => c.fareId === dearer.fareId)!.flight_numbers,
+    );
+    // the card's extraPrice is for the whole party: per person times two
+    expect(toCents(s.extras_price)).toBe(2 * Math.floor((toCents(dearer.extraPrice) + 1) / 2));
+    expect(s.total_price).toBe(centsToNumber(toCents(s.base_price) + toCents(s.extras_price)));
+
+    // a cheaper card than the priced one keeps the price
+    const cheaper = cards.find((c) => c.extraPrice === 0 && c.fareId !== dearer.fareId)!;
+    const kept = (await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: cheaper.fareId })).json()
+      .data;
+    expect(kept.extras_price).toBe(0);
+    expect(kept.flight_selection.outbound.flight_numbers).toEqual(cheaper.flight_numbers);
+
+    // the dearer card again, then pay: the admin job books exactly its flight numbers
+    await jar.call('PUT', `${base}/flights`, { cabin_class: 'ECONOMY', fare_id: dearer.fareId });
+    await jar.call('PUT', `${base}/contact`, { client });
+    await jar.call('PUT', `${base}/travelers`, { travelers: [traveler('Ana', 'P7'), traveler('Luis', 'P8')] });
+    const intent = (await jar.call('POST', `${base}/payment/intent`)).json().data;
+    expect(intent.total_price).toBe(centsToNumber(toCents(s.base_price) + toCents(s.extras_price)));
+    expect(
+      (await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id })).statusCode,
+    ).toBe(200);
+    const upsells = await flightRecords.upsellsOf(db, start.booking_id);
+    expect(upsells.map((u) => [u.type, u.quantity])).toEqual([['flight_fare', 2]]);
+    const admin = await createApiToken(db, 'admin2', ['*']);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/internal/bookings/${start.booking_id}/book-flights`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.statusCode).toBe(202);
+    await waitFor(async () => {
+      const [x] = await db.select().from(bookings).where(eq(bookings.id, start.booking_id));
+      return x.status === 'flights_confirmed';
+    }, 20_000);
+    const records = await flightRecords.flightBookingsOf(db, start.booking_id);
+    const international = records.find((r) => r.legIndex === 0)!;
+    expect(international.fareId).toBe(dearer.fareId);
+    expect(international.flightNumbers).toEqual([
+      ...dearer.flight_numbers,
+      ...inbound.find((c) => c.fareId === dearer.fareId)!.flight_numbers,
+    ]);
   });
 });
 
@@ -219,9 +295,9 @@ describe('non-standard passengers', () => {
     expect(data.original_price).toBe(start.base_price);
     const session = (await jar.call('GET', base)).json().data;
     expect(session.base_price).toBe(data.new_price);
-    // per-pax marketing rounding: whole units ending in 9, times 3
+    // per-pax marketing rounding: the next 5 units minus 1 cent (x4.99 or x9.99), times 3
     expect(toCents(data.new_price) % 3).toBe(0);
-    expect((toCents(data.new_price) / 3 / 100) % 10).toBe(9);
+    expect((toCents(data.new_price) / 3) % 500).toBe(499);
     const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(after.finalPrice).toBe(before.finalPrice);
   });

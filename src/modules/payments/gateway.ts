@@ -1,9 +1,13 @@
 // The payment gateway port and its adapters: Stripe PaymentIntents through the official SDK
 // (host/port/protocol from config, so tests point it at a fake), and a sandbox gateway for the
-// embedded demo when no Stripe key is configured outside production.
+// embedded demo when no Stripe key is configured outside production. The sandbox keeps its intents
+// in its own table and understands Stripe's test payment methods (pm_card_visa, ...).
 import { createHash, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import { sandboxPaymentIntents } from '../../db/schema/index.js';
 import { AppError } from '../../platform/errors.js';
 import { type PaymentStatus, paymentStatusOf } from './rules.js';
 
@@ -15,6 +19,9 @@ export interface PaymentIntent {
   /** lower-case ISO code, as Stripe reports it */
   currency: string;
   metadata: Record<string, string>;
+  customerId: string | null;
+  /** the payment method used (saved to the customer after success with setup_future_usage) */
+  paymentMethodId: string | null;
 }
 
 export interface CreateIntentRequest {
@@ -23,8 +30,10 @@ export interface CreateIntentRequest {
   bookingReference: string;
   bookingId: number;
   description?: string;
+  /** the booking contact: the card is saved to the gateway customer with this e-mail */
+  customer: { email: string; name: string };
   /** sent as Stripe's Idempotency-Key so a retried request makes one intent */
-  idempotencyKey?: string;
+  idempotencyKey: string;
 }
 
 export interface PaymentGateway {
@@ -34,6 +43,10 @@ export interface PaymentGateway {
   readonly methodCode: string;
   createIntent(req: CreateIntentRequest): Promise<PaymentIntent>;
   retrieveIntent(id: string): Promise<PaymentIntent>;
+  /** confirms server-side with a payment method (Stripe test methods in the sandbox) */
+  confirmIntent(id: string, paymentMethod: string): Promise<PaymentIntent>;
+  /** cancels an intent that is no longer wanted; answers the intent as it is when it cannot be */
+  cancelIntent(id: string): Promise<PaymentIntent>;
 }
 
 /** Gateway failures answer 502 payment_gateway_error (card declines surface at confirm as a status). */
@@ -43,6 +56,9 @@ function gatewayError(err: unknown): AppError {
   return new AppError(502, 'payment_gateway_error', 'The payment processor could not be reached. Please try again.');
 }
 
+const idOf = (x: string | { id: string } | null | undefined): string | null =>
+  typeof x === 'string' ? x : (x?.id ?? null);
+
 function intentOf(pi: Stripe.PaymentIntent): PaymentIntent {
   return {
     id: pi.id,
@@ -51,6 +67,8 @@ function intentOf(pi: Stripe.PaymentIntent): PaymentIntent {
     amountCents: pi.amount,
     currency: pi.currency,
     metadata: (pi.metadata ?? {}) as Record<string, string>,
+    customerId: idOf(pi.customer as string | { id: string } | null),
+    paymentMethodId: idOf(pi.payment_method as string | { id: string } | null),
   };
 }
 
@@ -59,7 +77,11 @@ export class StripeGateway implements PaymentGateway {
   readonly methodCode = 'card';
   private readonly stripe: Stripe;
 
-  constructor(config: Config['stripe'], timeoutMs = 20_000) {
+  constructor(
+    config: Config['stripe'],
+    private readonly returnUrl: string,
+    timeoutMs = 20_000,
+  ) {
     this.stripe = new Stripe(config.secretKey, {
       host: config.apiHost,
       port: config.apiPort,
@@ -70,17 +92,32 @@ export class StripeGateway implements PaymentGateway {
     });
   }
 
+  /** The customer with this e-mail (the first one Stripe lists), or a new one. */
+  private async customerFor(req: CreateIntentRequest): Promise<string> {
+    const found = await this.stripe.customers.list({ email: req.customer.email, limit: 1 });
+    if (found.data[0]) return found.data[0].id;
+    const created = await this.stripe.customers.create(
+      { email: req.customer.email, name: req.customer.name, metadata: { booking_reference: req.bookingReference } },
+      { idempotencyKey: `customer-${req.idempotencyKey}` },
+    );
+    return created.id;
+  }
+
   async createIntent(req: CreateIntentRequest): Promise<PaymentIntent> {
     try {
+      const customer = await this.customerFor(req);
       const pi = await this.stripe.paymentIntents.create(
         {
           amount: req.amountCents,
           currency: req.currency.toLowerCase(),
           description: req.description,
+          customer,
+          // the balance is charged off-session later with the card saved now
+          setup_future_usage: 'off_session',
           automatic_payment_methods: { enabled: true },
           metadata: { booking_reference: req.bookingReference, booking_id: String(req.bookingId) },
         },
-        req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : undefined,
+        { idempotencyKey: req.idempotencyKey },
       );
       return intentOf(pi);
     } catch (err) {
@@ -95,48 +132,135 @@ export class StripeGateway implements PaymentGateway {
       throw gatewayError(err);
     }
   }
+
+  async confirmIntent(id: string, paymentMethod: string): Promise<PaymentIntent> {
+    try {
+      return intentOf(
+        await this.stripe.paymentIntents.confirm(id, { payment_method: paymentMethod, return_url: this.returnUrl }),
+      );
+    } catch (err) {
+      // a decline is an answer, not an outage: the intent tells its status
+      const e = err as { type?: string };
+      if (e?.type === 'StripeCardError') return this.retrieveIntent(id);
+      throw gatewayError(err);
+    }
+  }
+
+  async cancelIntent(id: string): Promise<PaymentIntent> {
+    try {
+      return intentOf(await this.stripe.paymentIntents.cancel(id));
+    } catch (err) {
+      // succeeded, processing or already canceled intents cannot be canceled: report what they are
+      const e = err as { statusCode?: number };
+      if (e?.statusCode === 400) return this.retrieveIntent(id);
+      throw gatewayError(err);
+    }
+  }
 }
 
+/** Stripe's test payment methods the sandbox understands, and the intent status each leads to. */
+export const SANDBOX_TEST_METHODS: Record<string, string> = {
+  pm_card_visa: 'succeeded',
+  pm_card_mastercard: 'succeeded',
+  pm_card_chargeDeclined: 'requires_payment_method',
+  pm_card_authenticationRequired: 'requires_action',
+};
+
 /**
- * Demo gateway (no Stripe key, not production): intents exist only in their id, which encodes
- * amount, currency and reference; they count as Succeeded, so the demo checkout completes.
+ * Demo gateway (no Stripe key, not production): intents live in `sandbox_payment_intents`; a
+ * confirm with one of Stripe's test payment methods moves them as Stripe would.
  */
 export class SandboxGateway implements PaymentGateway {
   readonly code = 'sandbox';
   readonly methodCode = 'card';
 
+  constructor(private readonly database: Database) {}
+
+  private static intentOf(row: typeof sandboxPaymentIntents.$inferSelect): PaymentIntent {
+    return {
+      id: row.id,
+      clientSecret: row.clientSecret,
+      status: paymentStatusOf(row.status),
+      amountCents: row.amount,
+      currency: row.currency,
+      metadata: row.metadata,
+      customerId: row.customerId,
+      paymentMethodId: row.status === 'succeeded' ? row.paymentMethod : null,
+    };
+  }
+
   async createIntent(req: CreateIntentRequest): Promise<PaymentIntent> {
-    const payload = Buffer.from(
-      JSON.stringify({ a: req.amountCents, c: req.currency.toLowerCase(), r: req.bookingReference, b: req.bookingId }),
-    ).toString('base64url');
-    const id = `pi_sandbox_${payload}`;
-    const secret = createHash('sha256').update(id).update(randomBytes(8)).digest('hex').slice(0, 24);
-    return { ...(await this.retrieveIntent(id)), clientSecret: `${id}_secret_${secret}` };
+    // the idempotency key names the intent, so a repeated request finds the same one
+    const id = `pi_sandbox_${createHash('sha256').update(req.idempotencyKey).digest('hex').slice(0, 24)}`;
+    const customerId = `cus_sandbox_${createHash('sha256').update(req.customer.email.toLowerCase()).digest('hex').slice(0, 14)}`;
+    await this.database.db
+      .insert(sandboxPaymentIntents)
+      .values({
+        id,
+        amount: req.amountCents,
+        currency: req.currency.toLowerCase(),
+        status: 'requires_payment_method',
+        clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+        customerId,
+        setupFutureUsage: 'off_session',
+        metadata: { booking_reference: req.bookingReference, booking_id: String(req.bookingId) },
+      })
+      .onConflictDoNothing();
+    return this.retrieveIntent(id);
   }
 
   async retrieveIntent(id: string): Promise<PaymentIntent> {
-    const m = /^pi_sandbox_([\w-]+)$/.exec(id);
-    let data: { a: number; c: string; r: string; b: number } | undefined;
-    try {
-      data = m ? JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')) : undefined;
-    } catch {
-      data = undefined;
+    const rows = await this.database.db.select().from(sandboxPaymentIntents).where(eq(sandboxPaymentIntents.id, id));
+    if (!rows[0]) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
+    return SandboxGateway.intentOf(rows[0]);
+  }
+
+  private async move(id: string, from: string[], set: { status: string; paymentMethod?: string }) {
+    const current = await this.retrieveIntent(id);
+    const rows = await this.database.db.select().from(sandboxPaymentIntents).where(eq(sandboxPaymentIntents.id, id));
+    if (!from.includes(rows[0].status)) return current;
+    await this.database.db
+      .update(sandboxPaymentIntents)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(sandboxPaymentIntents.id, id));
+    return this.retrieveIntent(id);
+  }
+
+  async confirmIntent(id: string, paymentMethod: string): Promise<PaymentIntent> {
+    const status = SANDBOX_TEST_METHODS[paymentMethod];
+    if (!status) {
+      throw new AppError(422, 'payment_method_invalid', `The sandbox does not know payment method ${paymentMethod}.`);
     }
-    if (!data) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
-    return {
-      id,
-      clientSecret: null,
-      status: 'Succeeded',
-      amountCents: data.a,
-      currency: data.c,
-      metadata: { booking_reference: data.r, booking_id: String(data.b) },
-    };
+    // like Stripe: a declined or unauthenticated intent may be confirmed again with another method
+    return this.move(id, ['requires_payment_method', 'requires_confirmation', 'requires_action'], {
+      status,
+      paymentMethod: `${paymentMethod}_${id.slice(-8)}`,
+    });
+  }
+
+  async cancelIntent(id: string): Promise<PaymentIntent> {
+    return this.move(id, ['requires_payment_method', 'requires_confirmation', 'requires_action'], {
+      status: 'canceled',
+    });
   }
 }
 
 /** Stripe when a key is configured; the sandbox gateway otherwise (never in production/staging). */
-export function paymentGatewayFor(config: Config): PaymentGateway | undefined {
-  if (config.stripe.secretKey) return new StripeGateway(config.stripe);
+export function paymentGatewayFor(config: Config, database: Database): PaymentGateway | undefined {
+  if (config.stripe.secretKey) return new StripeGateway(config.stripe, `${config.frontendUrl}/checkout/payment`);
   if (config.appEnv === 'production' || config.appEnv === 'staging') return undefined;
-  return new SandboxGateway();
+  return new SandboxGateway(database);
+}
+
+/**
+ * The verified event of a webhook request: Stripe's SDK checks the Stripe-Signature header over
+ * the raw body with the endpoint secret (default tolerance, 300 s); null when it does not hold.
+ */
+export function verifiedEvent(rawBody: Buffer, signature: string | undefined, secret: string): Stripe.Event | null {
+  if (!signature || !secret) return null;
+  try {
+    return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    return null;
+  }
 }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../../test/fakes/stripe.js';
 import { testConfig } from '../../../test/support/app.js';
+import { createTestDatabase } from '../../../test/support/db.js';
+import type { Database } from '../../db/database.js';
 import { AppError } from '../../platform/errors.js';
-import { paymentGatewayFor, SandboxGateway, StripeGateway } from './gateway.js';
-import { depositCents, paymentStatusOf } from './rules.js';
+import { paymentGatewayFor, SandboxGateway, StripeGateway, verifiedEvent } from './gateway.js';
+import { canonicalJson, depositCents, paymentStatusOf, seatsLeft, selectionText } from './rules.js';
 
 describe('deposit', () => {
   it('is the configured percentage of the total in integer cents, half up', () => {
@@ -18,61 +20,119 @@ describe('deposit', () => {
 describe('payment status', () => {
   it('maps Stripe statuses, succeeded is Succeeded', () => {
     expect(paymentStatusOf('succeeded')).toBe('Succeeded');
-    expect(paymentStatusOf('processing')).toBe('Pending');
+    expect(paymentStatusOf('processing')).toBe('Processing');
     expect(paymentStatusOf('requires_payment_method')).toBe('Pending');
     expect(paymentStatusOf('requires_action')).toBe('RequiresAction');
     expect(paymentStatusOf('canceled')).toBe('Canceled');
   });
 });
 
+describe('quote rules', () => {
+  it('fingerprints the selections whatever the key order, not their prices refreshed elsewhere', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }] })).toBe('{"a":[{"c":null,"d":2}],"b":1}');
+    const base = {
+      flightSelection: { cabin_class: 'ECONOMY', fare_id: 'f1' },
+      hotelSelections: [],
+      activitySelections: [{ activity_id: 3, day_number: 2 }],
+      transferSelections: [],
+      actualPaxCount: 2,
+      actualRoomType: '2A',
+    };
+    const reordered = { ...base, flightSelection: { fare_id: 'f1', cabin_class: 'ECONOMY' } };
+    expect(selectionText(reordered)).toBe(selectionText(base));
+    expect(selectionText({ ...base, actualPaxCount: 3 })).not.toBe(selectionText(base));
+  });
+
+  it('counts seats left after paid and held seats', () => {
+    expect(seatsLeft(10, 6, 2)).toBe(2);
+    expect(seatsLeft(10, 6, 5)).toBe(0);
+  });
+});
+
+const request = (over: Partial<Parameters<StripeGateway['createIntent']>[0]> = {}) => ({
+  amountCents: 124_200,
+  currency: 'EUR',
+  bookingReference: 'ITN-ABC123',
+  bookingId: 7,
+  description: 'Deposit ITN-ABC123',
+  customer: { email: 'ana@example.com', name: 'Ana Garcia' },
+  idempotencyKey: 'deposit-7-abc-0',
+  ...over,
+});
+
 describe('Stripe gateway (official SDK against the fake Stripe)', () => {
   let stripe: FakeStripe;
   let gateway: StripeGateway;
+  let database: Database;
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    gateway = paymentGatewayFor(testConfig(stripe.env)) as StripeGateway;
+    database = await createTestDatabase();
+    gateway = paymentGatewayFor(testConfig(stripe.env), database) as StripeGateway;
   });
-  afterAll(() => stripe.close());
+  afterAll(async () => {
+    await stripe.close();
+    await database.close();
+  });
 
-  it('creates a PaymentIntent with the amount in minor units and the booking reference', async () => {
+  it('creates a Customer and a PaymentIntent that saves the card for off-session use', async () => {
     expect(gateway).toBeInstanceOf(StripeGateway);
-    const intent = await gateway.createIntent({
-      amountCents: 124_200,
-      currency: 'EUR',
-      bookingReference: 'ITN-ABC123',
-      bookingId: 7,
-      description: 'Deposit ITN-ABC123',
-      idempotencyKey: 'deposit-7-124200',
+    const intent = await gateway.createIntent(request());
+    const [list, customer, created] = stripe.requests.slice(-3);
+    expect(list).toMatchObject({
+      method: 'GET',
+      path: '/v1/customers',
+      query: { email: 'ana@example.com', limit: '1' },
     });
-    const sent = stripe.requests.at(-1)!;
-    expect(sent.method).toBe('POST');
-    expect(sent.path).toBe('/v1/payment_intents');
-    expect(sent.headers['content-type']).toContain('application/x-www-form-urlencoded');
-    expect(sent.headers.authorization).toBe(`Bearer ${stripe.secretKey}`);
-    expect(sent.headers['idempotency-key']).toBe('deposit-7-124200');
-    expect(sent.form).toMatchObject({
+    expect(customer).toMatchObject({ method: 'POST', path: '/v1/customers' });
+    expect(customer.form).toMatchObject({ email: 'ana@example.com', name: 'Ana Garcia' });
+    expect(customer.headers['idempotency-key']).toBe('customer-deposit-7-abc-0');
+    expect(created.method).toBe('POST');
+    expect(created.path).toBe('/v1/payment_intents');
+    expect(created.headers['content-type']).toContain('application/x-www-form-urlencoded');
+    expect(created.headers.authorization).toBe(`Bearer ${stripe.secretKey}`);
+    expect(created.headers['idempotency-key']).toBe('deposit-7-abc-0');
+    const customerId = [...stripe.customers.keys()][0];
+    expect(created.form).toMatchObject({
       amount: '124200',
       currency: 'eur',
+      customer: customerId,
+      setup_future_usage: 'off_session',
       'metadata[booking_reference]': 'ITN-ABC123',
       'metadata[booking_id]': '7',
       'automatic_payment_methods[enabled]': 'true',
     });
-    expect(intent).toMatchObject({ status: 'Pending', amountCents: 124_200, currency: 'eur' });
+    expect(intent).toMatchObject({ status: 'Pending', amountCents: 124_200, currency: 'eur', customerId });
     expect(intent.clientSecret).toMatch(/^pi_\w+_secret_/);
+
+    // the same customer is found again by e-mail; the same key replays the same intent
+    const again = await gateway.createIntent(request());
+    expect(again.id).toBe(intent.id);
+    expect(stripe.customers.size).toBe(1);
+    expect(stripe.intents.size).toBe(1);
   });
 
-  it('retrieves the intent to confirm its status', async () => {
-    const intent = await gateway.createIntent({
-      amountCents: 5_000,
-      currency: 'EUR',
-      bookingReference: 'R',
-      bookingId: 1,
-    });
+  it('retrieves, confirms with test methods and cancels', async () => {
+    const intent = await gateway.createIntent(request({ idempotencyKey: 'deposit-8-x-0', bookingId: 8 }));
     expect((await gateway.retrieveIntent(intent.id)).status).toBe('Pending');
-    stripe.succeed(intent.id);
-    const done = await gateway.retrieveIntent(intent.id);
-    expect(done).toMatchObject({ status: 'Succeeded', metadata: { booking_reference: 'R', booking_id: '1' } });
-    expect(stripe.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v1/payment_intents/${intent.id}` });
+
+    const declined = await gateway.confirmIntent(intent.id, 'pm_card_chargeDeclined');
+    expect(declined.status).toBe('Pending');
+    const action = await gateway.confirmIntent(intent.id, 'pm_card_authenticationRequired');
+    expect(action.status).toBe('RequiresAction');
+    const paid = await gateway.confirmIntent(intent.id, 'pm_card_visa');
+    expect(paid).toMatchObject({ status: 'Succeeded', paymentMethodId: `pm_card_visa_${intent.customerId}` });
+    const confirm = stripe.requests.at(-1)!;
+    expect(confirm).toMatchObject({ method: 'POST', path: `/v1/payment_intents/${intent.id}/confirm` });
+    expect(confirm.form).toMatchObject({
+      payment_method: 'pm_card_visa',
+      return_url: 'http://localhost:5173/checkout/payment',
+    });
+    // a paid intent cannot be canceled: the gateway says what it is
+    expect((await gateway.cancelIntent(intent.id)).status).toBe('Succeeded');
+
+    const other = await gateway.createIntent(request({ idempotencyKey: 'deposit-9-x-0', bookingId: 9 }));
+    expect((await gateway.cancelIntent(other.id)).status).toBe('Canceled');
+    expect(stripe.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/payment_intents/${other.id}/cancel` });
   });
 
   it('turns Stripe errors into payment errors', async () => {
@@ -82,27 +142,43 @@ describe('Stripe gateway (official SDK against the fake Stripe)', () => {
     });
     stripe.failNext(500);
     stripe.failNext(500);
-    await expect(
-      gateway.createIntent({ amountCents: 100, currency: 'EUR', bookingReference: 'R', bookingId: 1 }),
-    ).rejects.toBeInstanceOf(AppError);
+    await expect(gateway.createIntent(request({ idempotencyKey: 'k-fail' }))).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('verifies webhook signatures with the SDK', () => {
+    const intent = [...stripe.intents.values()][0];
+    const { payload } = stripe.event('payment_intent.succeeded', intent.id);
+    const header = stripe.sign(payload);
+    expect(verifiedEvent(Buffer.from(payload), header, stripe.webhookSecret)?.type).toBe('payment_intent.succeeded');
+    expect(verifiedEvent(Buffer.from(payload), header, 'whsec_other')).toBeNull();
+    expect(verifiedEvent(Buffer.from(`${payload} `), header, stripe.webhookSecret)).toBeNull();
+    expect(verifiedEvent(Buffer.from(payload), undefined, stripe.webhookSecret)).toBeNull();
   });
 });
 
-describe('gateway choice', () => {
+describe('gateway choice and the sandbox', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.close());
+
   it('uses the sandbox gateway without a key outside production, none in production', async () => {
-    const sandbox = paymentGatewayFor(testConfig());
+    const sandbox = paymentGatewayFor(testConfig(), database);
     expect(sandbox).toBeInstanceOf(SandboxGateway);
-    const intent = await sandbox!.createIntent({
-      amountCents: 300,
-      currency: 'EUR',
-      bookingReference: 'R9',
-      bookingId: 9,
-    });
+    const intent = await sandbox!.createIntent(request({ amountCents: 300, bookingReference: 'R9', bookingId: 9 }));
     expect(await sandbox!.retrieveIntent(intent.id)).toMatchObject({
-      status: 'Succeeded',
+      status: 'Pending',
       amountCents: 300,
       metadata: { booking_reference: 'R9' },
     });
-    expect(paymentGatewayFor(testConfig({ APP_ENV: 'production', APP_KEY: 'x'.repeat(32) }))).toBeUndefined();
+    expect(intent.customerId).toMatch(/^cus_sandbox_/);
+    expect((await sandbox!.confirmIntent(intent.id, 'pm_card_chargeDeclined')).status).toBe('Pending');
+    expect((await sandbox!.confirmIntent(intent.id, 'pm_card_authenticationRequired')).status).toBe('RequiresAction');
+    const paid = await sandbox!.confirmIntent(intent.id, 'pm_card_visa');
+    expect(paid.status).toBe('Succeeded');
+    expect(paid.paymentMethodId).toMatch(/^pm_card_visa_/);
+    expect((await sandbox!.cancelIntent(intent.id)).status).toBe('Succeeded');
+    expect(paymentGatewayFor(testConfig({ APP_ENV: 'production', APP_KEY: 'x'.repeat(32) }), database)).toBeUndefined();
   });
 });

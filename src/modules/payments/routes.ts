@@ -1,16 +1,20 @@
 // HTTP of the checkout payment under /api/{market}/{lang}/checkout: the deposit payment intent,
-// the confirmation that finalizes the booking, and the confirmation page data.
+// the confirmation that finalizes the booking, the confirmation page data; and Stripe's webhook.
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
 import { Currency as CurrencyComponent, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
-import { CheckoutSessions } from '../flights/checkout-session.js';
+import { CheckoutSessions, type FlightSession } from '../flights/checkout-session.js';
 import { ErrorBody, MarketPath, ok } from '../flights/routes.js';
 import { marketScoped } from '../markets/routes.js';
-import { PaymentService } from './service.js';
+import { verifiedEvent } from './gateway.js';
+import { DEFAULT_TEST_METHOD, PaymentService } from './service.js';
+import { type PaymentSettlement, paymentSettlementOf } from './settlement.js';
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
+type WithSession = FastifyRequest & { checkoutSession?: FlightSession | null };
 const Currency = ref(CurrencyComponent);
 
 const Intent = Type.Object({
@@ -34,6 +38,18 @@ const Confirmed = Type.Object({
   confirmation_url: Type.String(),
 });
 
+const PaymentError = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String({ description: 'payment_not_succeeded or payment_requires_action' }),
+  message: Type.String(),
+  client_secret: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'payment_requires_action: finish with Stripe.js handleNextAction, then confirm again',
+    }),
+  ),
+  payment_intent_id: Type.Optional(Type.String()),
+});
+
 const Confirmation = Type.Object({
   booking_reference: Type.String(),
   tour_name: Type.Union([Type.String(), Type.Null()]),
@@ -47,6 +63,7 @@ const Confirmation = Type.Object({
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sessions = CheckoutSessions.of(ctx);
   const service = new PaymentService(ctx, sessions);
+  await webhookRoute(app, ctx, paymentSettlementOf(ctx));
 
   await app.register(async (plugin) => {
     await plugin.register(cookie, { secret: ctx.config.appKey });
@@ -59,15 +76,29 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         {
           schema: {
             tags,
-            summary: 'Payment intent for the deposit of the session total (extras included)',
+            summary:
+              'Payment intent for the deposit of the session total: freezes the quote and holds the seats (same selections: same intent)',
+            description:
+              'Checks the offer is still bookable (404 offer_not_found, 410 offer_expired) and has seats for ' +
+              'actual_pax_count (409 offer_sold_out); on an offer with flights a flight selection is required ' +
+              '(400 flight_selection_required). The seats are held for CHECKOUT_HOLD_MINUTES.',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            response: { 200: ok(Intent), 400: ErrorBody, 502: ErrorBody, 503: ErrorBody },
+            response: {
+              200: ok(Intent),
+              400: ErrorBody,
+              404: ErrorBody,
+              409: ErrorBody,
+              410: ErrorBody,
+              502: ErrorBody,
+              503: ErrorBody,
+            },
           },
         },
         async (request) => {
-          const session = await sessions.require((request as Scoped).scope, request);
-          return { success: true, data: await service.createIntent(session) };
+          const scope = (request as Scoped).scope;
+          const session = await sessions.require(scope, request);
+          return { success: true, data: await service.createIntent(scope, session) };
         },
       );
 
@@ -76,18 +107,64 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         {
           schema: {
             tags,
-            summary: 'Confirm the payment (status Succeeded) and finalize the booking; clears the session',
+            summary: 'Confirm the payment (status Succeeded) and finalize the quote of the intent; clears the session',
+            description:
+              'Finalizes exactly the quote frozen by the intent (409 quote_changed when the selections changed ' +
+              'since). Idempotent: an intent already finalized (by confirm, webhook or reconciliation) answers ' +
+              'the same body, also after the session was cleared. With the sandbox gateway, payment_method takes ' +
+              `Stripe's test methods (default ${DEFAULT_TEST_METHOD}; pm_card_chargeDeclined: 402 ` +
+              'payment_not_succeeded, retry allowed; pm_card_authenticationRequired: 402 payment_requires_action ' +
+              'with client_secret). With Stripe, the browser confirms with Stripe.js first; payment_method is ' +
+              'optional and confirms server-side.',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }) }),
-            response: { 200: ok(Confirmed), 400: ErrorBody, 402: ErrorBody, 422: ErrorBody, 502: ErrorBody },
+            body: Type.Object({
+              payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+              payment_method: Type.Optional(
+                Type.String({
+                  minLength: 1,
+                  maxLength: 255,
+                  description: `payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired`,
+                }),
+              ),
+            }),
+            response: {
+              200: ok(Confirmed),
+              400: ErrorBody,
+              402: PaymentError,
+              409: ErrorBody,
+              422: ErrorBody,
+              502: ErrorBody,
+            },
+          },
+          // no session, no hints about the body: checked before validation (an intent already
+          // finalized for this session token is still answered in the handler)
+          preValidation: async (request) => {
+            // the market is resolved here already (its errors come first; preHandler sets scope later)
+            const params = request.params as { market: string; lang: string };
+            const scope = await ctx.markets.scope(params.market, params.lang);
+            const session = await sessions.find(scope, request);
+            (request as WithSession).checkoutSession = session;
+            const body = request.body as { payment_intent_id?: unknown } | undefined;
+            if (!session && (!sessions.token(request) || typeof body?.payment_intent_id !== 'string')) {
+              throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+            }
           },
         },
         async (request) => {
-          const scope = (request as Scoped).scope;
-          const session = await sessions.require(scope, request);
-          const { payment_intent_id } = request.body as { payment_intent_id: string };
-          return { success: true, data: await service.confirm(scope, session, payment_intent_id) };
+          const { payment_intent_id, payment_method } = request.body as {
+            payment_intent_id: string;
+            payment_method?: string;
+          };
+          return {
+            success: true,
+            data: await service.confirm(
+              (request as WithSession).checkoutSession ?? null,
+              sessions.token(request),
+              payment_intent_id,
+              payment_method,
+            ),
+          };
         },
       );
 
@@ -110,5 +187,46 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         }),
       );
     });
+  });
+}
+
+/**
+ * POST /api/webhooks/stripe: the raw body is verified against Stripe-Signature with the endpoint
+ * secret through the official SDK before anything is read from it.
+ */
+async function webhookRoute(app: FastifyInstance, ctx: AppContext, settlement: PaymentSettlement): Promise<void> {
+  await app.register(async (plugin) => {
+    // this route alone keeps the body as bytes: the signature covers them exactly
+    plugin.removeContentTypeParser('application/json');
+    plugin.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    plugin.post(
+      '/api/webhooks/stripe',
+      {
+        schema: {
+          tags: ['checkout'],
+          summary: "Stripe's webhook: payment_intent.succeeded / payment_failed / processing",
+          description:
+            'Verified with STRIPE_WEBHOOK_SECRET (400 invalid_signature otherwise). payment_intent.succeeded ' +
+            "finalizes the intent's stored quote (the same finalization as confirm); payment_failed and " +
+            "processing are recorded on the booking's payment. Each event id is processed once; unknown " +
+            'events and intents are acknowledged (200).',
+          response: {
+            200: Type.Object({ received: Type.Literal(true), duplicate: Type.Boolean(), handled: Type.Boolean() }),
+            400: ErrorBody,
+            503: ErrorBody,
+          },
+        },
+      },
+      async (request) => {
+        const secret = ctx.config.stripe.webhookSecret;
+        if (!secret) throw new AppError(503, 'webhook_not_configured', 'STRIPE_WEBHOOK_SECRET is not set.');
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const header = request.headers['stripe-signature'];
+        const event = verifiedEvent(raw, typeof header === 'string' ? header : undefined, secret);
+        if (!event) throw new AppError(400, 'invalid_signature', 'The Stripe-Signature header does not verify.');
+        const result = await settlement.handleEvent(event);
+        return { received: true as const, ...result };
+      },
+    );
   });
 }

@@ -1,35 +1,58 @@
-// Deposit payment of a checkout: a payment intent for the deposit of the session total, and the
-// confirmation that checks the intent's status with the gateway and finalizes the booking.
+// Deposit payment of a checkout. The intent freezes a quote (totals, selection fingerprint and the
+// session state to book) after checking the offer is still bookable and holding its seats; every
+// path that can finish the payment (the browser's confirm, Stripe's webhook, the reconciliation
+// task) runs the one finalization of bookings/finalization.ts with the intent id.
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import { finalizeBooking } from '../bookings/finalization.js';
+import { type Confirmation, finalizeBooking } from '../bookings/finalization.js';
 import { BookingStatus } from '../bookings/rules.js';
-import { findOffer } from '../catalog/offers.js';
+import { findOffer, lockOfferSeats, offerFlightData } from '../catalog/offers.js';
 import { productHeroImage } from '../catalog/repository.js';
 import { findBookingByReference } from '../checkout/repository.js';
-import type { CheckoutSessions, FlightSession } from '../flights/checkout-session.js';
+import { parseFlightCache } from '../flights/cache.js';
+import type { CheckoutSessions, FlightSession, FlightSessionState } from '../flights/checkout-session.js';
 import * as flights from '../flights/repository.js';
 import type { MarketScope } from '../markets/rules.js';
-import { type PaymentGateway, paymentGatewayFor } from './gateway.js';
-import { depositCents } from './rules.js';
+import type { PaymentGateway, PaymentIntent } from './gateway.js';
+import * as repo from './repository.js';
+import { depositCents, type Quote, seatsLeft, selectionText } from './rules.js';
+import { type PaymentSettlement, paymentSettlementOf } from './settlement.js';
 
 const n = centsToNumber;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** The payment method a sandbox confirm uses when the body names none. */
+export const DEFAULT_TEST_METHOD = 'pm_card_visa';
+
+export function fingerprintOf(state: FlightSessionState): string {
+  return sha256(selectionText(state));
+}
+
+/** The session state a quote keeps: everything but the flight searches' metadata. */
+function quotedState(state: FlightSessionState): FlightSessionState {
+  const { economySearch: _e, businessSearch: _b, ...rest } = state;
+  return rest as FlightSessionState;
+}
 
 export class PaymentService {
-  readonly gateway: PaymentGateway | undefined;
-
   constructor(
     private readonly ctx: AppContext,
     private readonly sessions: CheckoutSessions,
-    gateway?: PaymentGateway,
-  ) {
-    this.gateway = gateway ?? paymentGatewayFor(ctx.config);
+    private readonly settlement: PaymentSettlement = paymentSettlementOf(ctx),
+  ) {}
+
+  get gateway(): PaymentGateway | undefined {
+    return this.settlement.gateway;
+  }
+
+  private get db() {
+    return this.ctx.database.db;
   }
 
   private requireGateway(): PaymentGateway {
-    if (!this.gateway) throw new AppError(503, 'payment_unavailable', 'Payments are not configured.');
-    return this.gateway;
+    return this.settlement.requireGateway();
   }
 
   private requireData(s: FlightSession): void {
@@ -43,23 +66,130 @@ export class PaymentService {
     return toCents(this.sessions.checkout.view(s.state).total_price);
   }
 
-  async createIntent(session: FlightSession) {
+  private holdUntil(): Date {
+    return this.settlement.holdUntil();
+  }
+
+  private intentAnswer(payment: repo.PaymentRow, quote: Quote<FlightSessionState>, clientSecret: string | null) {
+    const percent = this.ctx.config.checkout.depositPercent;
+    return {
+      payment_intent_id: payment.intentId,
+      client_secret: clientSecret,
+      amount: n(quote.depositCents),
+      deposit_percent: percent,
+      total_price: n(quote.totalCents),
+      remaining_price: n(quote.totalCents - quote.depositCents),
+      currency: quote.state.currency,
+      booking_reference: quote.state.bookingReference,
+      payment_gateway: payment.gatewayCode,
+    };
+  }
+
+  /**
+   * The offer is still bookable (Active, in its market, outside the lead time) and, on an offer
+   * with flights, a flight is chosen. 404 / 410 as at start.
+   */
+  private async checkBookable(scope: MarketScope, state: FlightSessionState): Promise<void> {
+    await this.sessions.checkout.offerFor(scope, state.offerId, 'start');
+    if (!state.flightSelection?.cabin_class && parseFlightCache(await offerFlightData(this.db, state.offerId))) {
+      throw new AppError(
+        400,
+        'flight_selection_required',
+        'This tour includes flights: choose them (PUT /flights) before paying.',
+      );
+    }
+  }
+
+  /**
+   * Holds the session's seats for `holdMinutes` (409 offer_sold_out when they are not there). The
+   * offer row is locked while seats are counted and the hold written, so two checkouts racing for
+   * the last seats cannot both hold them.
+   */
+  private async holdSeats(state: FlightSessionState): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const seats = await lockOfferSeats(tx, state.offerId);
+      if (!seats) throw new AppError(404, 'offer_not_found', `Offer ${state.offerId} not found.`);
+      const held = await repo.seatsHeldByOthers(tx, state.offerId, state.bookingId);
+      if (seatsLeft(seats.allotment, seats.allotmentUsed, held) < state.actualPaxCount) {
+        throw new AppError(
+          409,
+          'offer_sold_out',
+          `Offer ${state.offerId} has no seats left for ${state.actualPaxCount} travelers.`,
+        );
+      }
+      await repo.holdSeats(tx, {
+        bookingId: state.bookingId,
+        offerId: state.offerId,
+        seats: state.actualPaxCount,
+        expiresAt: this.holdUntil(),
+      });
+    });
+  }
+
+  async createIntent(scope: MarketScope, session: FlightSession) {
     this.requireData(session);
     const gateway = this.requireGateway();
     const state = session.state;
+    await this.checkBookable(scope, state);
+    const fingerprint = fingerprintOf(state);
+
+    const open = await repo.openPaymentOf(this.db, state.bookingId);
+    if (open?.quote && open.fingerprint === fingerprint && open.gatewayCode === gateway.code) {
+      // same selections: the same intent (no second charge object); contact and travelers as now
+      const quote = open.quote as unknown as Quote<FlightSessionState>;
+      const next = {
+        ...quote,
+        state: { ...quote.state, clientData: state.clientData, travelerData: state.travelerData },
+      };
+      await repo.refreshQuote(this.db, open.intentId, next as unknown as Record<string, unknown>);
+      if (await repo.holdOf(this.db, state.bookingId))
+        await repo.extendHold(this.db, state.bookingId, this.holdUntil());
+      else await this.holdSeats(state);
+      const intent = await gateway.retrieveIntent(open.intentId);
+      return this.intentAnswer(open, next, intent.clientSecret);
+    }
+    if (open) {
+      // the selections changed: the old intent must not be paid any more
+      const old = await gateway.cancelIntent(open.intentId);
+      await repo.setStatus(this.db, open.intentId, old.status);
+      // money already taken or on its way for the old quote: it is finalized as it was paid
+      if (old.status === 'Succeeded') {
+        throw new AppError(409, 'payment_already_succeeded', 'This booking is already paid; it is being confirmed.');
+      }
+      if (old.status === 'Processing') {
+        throw new AppError(409, 'payment_processing', 'A payment for this booking is being processed; wait for it.');
+      }
+    }
+
+    await this.holdSeats(state);
     const total = this.totalCents(session);
-    const percent = this.ctx.config.checkout.depositPercent;
-    const deposit = depositCents(total, percent);
-    const intent = await gateway.createIntent({
-      amountCents: deposit,
+    const deposit = depositCents(total, this.ctx.config.checkout.depositPercent);
+    const attempt = (await repo.paymentsOf(this.db, state.bookingId)).length;
+    const client = state.clientData!;
+    let intent: PaymentIntent;
+    try {
+      intent = await gateway.createIntent({
+        amountCents: deposit,
+        currency: state.currency.code,
+        bookingReference: state.bookingReference,
+        bookingId: state.bookingId,
+        description: `Deposit for booking ${state.bookingReference}`,
+        customer: { email: client.email, name: `${client.first_name} ${client.last_name}` },
+        // one key per booking, selections and attempt: a retried request makes one intent
+        idempotencyKey: `deposit-${state.bookingId}-${fingerprint.slice(0, 16)}-${attempt}`,
+      });
+    } catch (err) {
+      await repo.releaseHold(this.db, state.bookingId, null);
+      throw err;
+    }
+    const quote: Quote<FlightSessionState> = {
+      totalCents: total,
+      depositCents: deposit,
       currency: state.currency.code,
-      bookingReference: state.bookingReference,
-      bookingId: state.bookingId,
-      description: `Deposit for booking ${state.bookingReference}`,
-      // the same booking, deposit and total make the same intent when the request is repeated
-      idempotencyKey: `deposit-${state.bookingId}-${deposit}-${total}`,
-    });
-    await flights.savePayment(this.ctx.database.db, {
+      fingerprint,
+      state: quotedState(state),
+    };
+    const row = {
       bookingId: state.bookingId,
       intentId: intent.id,
       gatewayCode: gateway.code,
@@ -68,57 +198,87 @@ export class PaymentService {
       totalPrice: formatCents(total),
       currency: state.currency.code,
       status: intent.status,
-    });
-    return {
-      payment_intent_id: intent.id,
-      client_secret: intent.clientSecret,
-      amount: n(deposit),
-      deposit_percent: percent,
-      total_price: n(total),
-      remaining_price: n(total - deposit),
-      currency: state.currency,
-      booking_reference: state.bookingReference,
-      payment_gateway: gateway.code,
+      quote: quote as unknown as Record<string, unknown>,
+      fingerprint,
+      sessionId: session.id,
+      customerId: intent.customerId,
+      // the clock's time: the reconciliation measures a payment's age with the same clock
+      createdAt: this.ctx.clock.now(),
     };
+    await repo.insertPayment(this.db, row);
+    await repo.attachHold(this.db, state.bookingId, intent.id);
+    return this.intentAnswer(row as repo.PaymentRow, quote, intent.clientSecret);
   }
 
-  async confirm(scope: MarketScope, session: FlightSession, intentId: string) {
-    this.requireData(session);
-    const gateway = this.requireGateway();
-    const db = this.ctx.database.db;
-    const payment = await flights.findPayment(db, intentId);
-    if (!payment || payment.bookingId !== session.state.bookingId) {
+  /**
+   * Confirms a payment intent of this checkout. Without a live session only the owner of an
+   * already finalized intent (same session token) gets its answer again.
+   */
+  async confirm(
+    session: FlightSession | null,
+    token: string | undefined,
+    intentId: string,
+    paymentMethod: string | undefined,
+  ): Promise<Confirmation> {
+    const payment = await repo.findPayment(this.db, intentId);
+    if (!session) {
+      if (token && payment?.confirmation && payment.sessionId === sha256(token)) {
+        return payment.confirmation as unknown as Confirmation;
+      }
+      throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+    }
+    if (!payment?.quote || payment.bookingId !== session.state.bookingId) {
       throw new AppError(422, 'payment_intent_mismatch', 'The payment intent does not belong to this checkout.');
     }
-    const intent = await gateway.retrieveIntent(intentId);
-    await flights.setPaymentStatus(db, intentId, intent.status);
-    if (intent.status !== 'Succeeded') {
-      throw new AppError(402, 'payment_not_succeeded', `The payment has not succeeded (status ${intent.status}).`);
+    if (payment.confirmation) {
+      await this.sessions.clear(session);
+      return payment.confirmation as unknown as Confirmation;
     }
-    const result = await finalizeBooking(this.ctx, session.state, {
+    if (payment.fingerprint !== fingerprintOf(session.state)) {
+      throw new AppError(
+        409,
+        'quote_changed',
+        'The selections changed after this payment intent was made: create a new payment intent.',
+      );
+    }
+    this.requireData(session);
+    const gateway = this.requireGateway();
+    let intent = await gateway.retrieveIntent(intentId);
+    const method = paymentMethod ?? (gateway.code === 'sandbox' ? DEFAULT_TEST_METHOD : undefined);
+    if (intent.status !== 'Succeeded' && intent.status !== 'Processing' && method) {
+      intent = await gateway.confirmIntent(intentId, method);
+    }
+    await repo.setStatus(this.db, intentId, intent.status);
+    if (intent.status === 'RequiresAction') {
+      throw new AppError(
+        402,
+        'payment_requires_action',
+        'The card needs the customer to authenticate: finish it with the client_secret (Stripe.js), then confirm again.',
+        undefined,
+        undefined,
+        { client_secret: intent.clientSecret, payment_intent_id: intentId },
+      );
+    }
+    if (intent.status !== 'Succeeded') {
+      throw new AppError(
+        402,
+        'payment_not_succeeded',
+        `The payment has not succeeded (status ${intent.status}). Try again, with another payment method if it was declined.`,
+      );
+    }
+    const result = await finalizeBooking(this.ctx, {
       intentId,
-      methodCode: payment.methodCode,
-      gatewayCode: payment.gatewayCode,
       amountCents: intent.amountCents,
-      // the total of what is finalized (the session's selections now), not the total the intent
-      // was made for: a selection changed after the intent must not leave a booking whose total
-      // misses its own upsells; the deposit paid is recorded as it is
-      totalCents: this.totalCents(session),
+      paymentMethodId: intent.paymentMethodId,
+      source: 'confirm',
     });
     await this.sessions.clear(session);
-    return {
-      booking_reference: result.reference,
-      status: result.status,
-      payment_status: 'Succeeded' as const,
-      amount_paid: n(intent.amountCents),
-      currency: session.state.currency,
-      confirmation_url: `/api/${scope.market.code}/${scope.lang}/checkout/confirmation/${result.reference}`,
-    };
+    return result.confirmation;
   }
 
   /** Confirmation data of a paid booking of this market (unpaid or unknown: booking_not_found). */
   async confirmation(scope: MarketScope, reference: string) {
-    const db = this.ctx.database.db;
+    const db = this.db;
     const booking = /^[\w-]{1,20}$/.test(reference) ? await findBookingByReference(db, reference) : null;
     if (!booking || booking.marketCode !== scope.market.code || booking.status === BookingStatus.checkout) {
       throw new AppError(404, 'booking_not_found', `Booking ${reference} not found.`);

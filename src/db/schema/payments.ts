@@ -1,0 +1,47 @@
+// Tables of the payments module (migration range 0600-0629): seat holds from payment intent to
+// payment, processed webhook events, and the sandbox gateway's own intents (embedded demo).
+import { index, integer, jsonb, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { bookings } from './checkout.js';
+import { timestamps } from './columns.js';
+
+/**
+ * Seats an unpaid booking holds on its offer, from its payment intent until the payment succeeds
+ * (the finalization turns them into allotment_used) or the intent is found dead. One per booking.
+ */
+export const seatHolds = pgTable(
+  'seat_holds',
+  {
+    bookingId: integer('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    offerId: integer('offer_id').notNull(),
+    seats: integer('seats').notNull(),
+    intentId: varchar('intent_id', { length: 255 }),
+    /** after this the release task asks the gateway; seats count until the intent is dead */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index('seat_holds_offer').on(t.offerId), index('seat_holds_expiry').on(t.expiresAt)],
+);
+
+/** Webhook events processed, by the processor's event id (a redelivery is a no-op). */
+export const paymentEvents = pgTable('payment_events', {
+  id: varchar('id', { length: 255 }).primaryKey(),
+  type: varchar('type', { length: 100 }).notNull(),
+  intentId: varchar('intent_id', { length: 255 }),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The sandbox gateway's intents (no Stripe key, not production): status, customer, saved method. */
+export const sandboxPaymentIntents = pgTable('sandbox_payment_intents', {
+  id: varchar('id', { length: 255 }).primaryKey(),
+  amount: integer('amount').notNull(),
+  currency: varchar('currency', { length: 3 }).notNull(),
+  status: varchar('status', { length: 40 }).notNull(),
+  clientSecret: varchar('client_secret', { length: 255 }).notNull(),
+  customerId: varchar('customer_id', { length: 255 }),
+  paymentMethod: varchar('payment_method', { length: 255 }),
+  setupFutureUsage: varchar('setup_future_usage', { length: 20 }),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
+  ...timestamps,
+});

@@ -1,0 +1,207 @@
+// The console's web plumbing: the session cookie, one guard (signed in, holding a permission,
+// CSRF token on every non-GET), HTML replies with a strict CSP, form bodies, and the assets
+// (htmx from node_modules, our stylesheet), all served from our own origin.
+
+import { timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { projectPath } from '../../platform/paths.js';
+import { allows, type Permission } from './permissions.js';
+import { type ResolvedSession, resolveSession } from './service.js';
+import { errorPage, type PageContext } from './views.js';
+
+export const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+
+const secureCookies = (ctx: Pick<AppContext, 'config'>) =>
+  ctx.config.appEnv === 'production' || ctx.config.appEnv === 'staging';
+
+/** __Host- (Secure, path /, no domain) where cookies are Secure, a plain name in development. */
+export function sessionCookieName(ctx: Pick<AppContext, 'config'>): string {
+  return secureCookies(ctx) ? '__Host-itinera_admin' : 'itinera_admin';
+}
+export function loginCookieName(ctx: Pick<AppContext, 'config'>): string {
+  return secureCookies(ctx) ? '__Host-itinera_login' : 'itinera_login';
+}
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function setCookie(
+  ctx: Pick<AppContext, 'config'>,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  opts: { maxAgeSeconds?: number; sameSite?: 'Lax' | 'Strict' } = {},
+): void {
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', `SameSite=${opts.sameSite ?? 'Lax'}`];
+  if (opts.maxAgeSeconds !== undefined) parts.push(`Max-Age=${opts.maxAgeSeconds}`);
+  if (secureCookies(ctx)) parts.push('Secure');
+  const prev = reply.getHeader('set-cookie');
+  const list = Array.isArray(prev) ? prev : prev ? [String(prev)] : [];
+  reply.header('set-cookie', [...list, parts.join('; ')]);
+}
+
+export function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function sendPage(reply: FastifyReply, body: string, status = 200): FastifyReply {
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', CSP)
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'same-origin')
+    .send(body);
+}
+
+const sessions = new WeakMap<FastifyRequest, ResolvedSession | null>();
+
+/** The request's signed-in admin (resolved once per request), or null. */
+export async function sessionOf(ctx: AppContext, request: FastifyRequest): Promise<ResolvedSession | null> {
+  if (sessions.has(request)) return sessions.get(request)!;
+  const id = readCookie(request, sessionCookieName(ctx));
+  const resolved = id ? await resolveSession(ctx, id, request.ip) : null;
+  sessions.set(request, resolved);
+  return resolved;
+}
+
+/** The page context of a guarded request (the guard ran, so there is a session). */
+export function pageOf(request: FastifyRequest): PageContext {
+  const s = sessions.get(request);
+  if (!s) throw new AppError(401, 'unauthenticated', 'Sign in to use the console.');
+  return { actor: s.actor, csrfToken: s.csrfToken, path: request.url.split('?')[0]! };
+}
+
+const SAFE = new Set(['GET', 'HEAD']);
+const wantsJson = (request: FastifyRequest) =>
+  request.url.split('?')[0]!.endsWith('.json') || !String(request.headers.accept ?? 'text/html').includes('html');
+
+/**
+ * The console's one guard, a preHandler (form bodies are parsed by then): a signed-in admin, the
+ * route's permission, and on every non-GET the session's CSRF token (form field `_csrf` or header
+ * `x-csrf-token`, the one htmx sends) from a same-origin page.
+ */
+export function guard(ctx: AppContext, permission?: Permission) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessionOf(ctx, request);
+    if (!session) {
+      if (request.headers['hx-request']) return reply.status(401).header('hx-redirect', '/admin/login').send();
+      if (SAFE.has(request.method) && !wantsJson(request)) {
+        return reply.redirect(`/admin/login?next=${encodeURIComponent(request.url)}`, 303);
+      }
+      throw new AppError(401, 'unauthenticated', 'Sign in to use the console.');
+    }
+    const page = { actor: session.actor, csrfToken: session.csrfToken, path: request.url.split('?')[0]! };
+    if (!SAFE.has(request.method)) {
+      const given =
+        (request.body as Record<string, unknown> | undefined)?._csrf ?? request.headers['x-csrf-token'] ?? undefined;
+      const site = request.headers['sec-fetch-site'];
+      if (!sameToken(typeof given === 'string' ? given : undefined, session.csrfToken) || site === 'cross-site') {
+        request.log.warn({ admin: session.actor.email }, 'console request refused: missing or wrong CSRF token');
+        return sendPage(
+          reply,
+          errorPage(
+            page,
+            403,
+            'Request refused',
+            'The form was stale or did not come from this console. Reload the page and try again.',
+          ),
+          403,
+        );
+      }
+    }
+    if (permission && !allows(session.actor.grant, permission)) {
+      if (wantsJson(request)) throw new AppError(403, 'forbidden', `This needs the ${permission} permission.`);
+      return sendPage(
+        reply,
+        errorPage(
+          page,
+          403,
+          'Not allowed',
+          `Your roles do not include the ${permission} permission. Ask an administrator.`,
+        ),
+        403,
+      );
+    }
+  };
+}
+
+/** Parses application/x-www-form-urlencoded bodies in the console's scope: repeated names become arrays. */
+export function formBodies(scope: FastifyInstance): void {
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_request, body, done) => {
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of new URLSearchParams(body as string)) {
+        const prev = out[k];
+        out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+      }
+      done(null, out);
+    },
+  );
+}
+
+/** A form field as one string (the first when repeated), '' when absent. */
+export function field(body: unknown, name: string): string {
+  const v = (body as Record<string, string | string[]> | undefined)?.[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/** A form field as a list (checkboxes). */
+export function fields(body: unknown, name: string): string[] {
+  const v = (body as Record<string, string | string[]> | undefined)?.[name];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** Renders AppErrors and other failures of console routes as HTML pages. */
+export function htmlErrors(ctx: AppContext, scope: FastifyInstance): void {
+  scope.setErrorHandler(async (err: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+    const s = await sessionOf(ctx, request).catch(() => null);
+    const page = s ? { actor: s.actor, csrfToken: s.csrfToken, path: request.url.split('?')[0]! } : null;
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      if (wantsJson(request))
+        return reply.status(err.status).send({ success: false, error: err.code, message: err.message });
+      const title = err.status === 403 ? 'Not allowed' : err.status === 404 ? 'Not found' : 'Could not do that';
+      return sendPage(reply, errorPage(page, err.status, title, err.message), err.status);
+    }
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status >= 500) request.log.error({ err }, 'console error');
+    const message =
+      status >= 500 ? 'Something went wrong on our side. It is logged.' : 'The request was not understood.';
+    return sendPage(reply, errorPage(page, status, status >= 500 ? 'Server error' : 'Bad request', message), status);
+  });
+}
+
+const require = createRequire(import.meta.url);
+
+/** htmx and our stylesheet, read once at start-up. */
+export function assetRoutes(scope: FastifyInstance): void {
+  const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
+  const css = readFileSync(projectPath('src', 'modules', 'admin', 'console.css'));
+  const cache = 'public, max-age=86400';
+  scope.get('/admin/assets/htmx.min.js', { schema: { hide: true }, config: { unrecorded: true } }, (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', cache).send(htmx),
+  );
+  scope.get('/admin/assets/console.css', { schema: { hide: true }, config: { unrecorded: true } }, (_req, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', cache).send(css),
+  );
+}

@@ -1,0 +1,157 @@
+// Console pages of the bookings module: the list (search, filters, sorting, pages) and one
+// booking (status and timeline, contact, passengers, selections, payments, flight legs with their
+// flight-booking records, notifications) with its Book All Flights / Retry action.
+import { type Html, html } from '../../platform/html.js';
+import { badge, layout, notice, type PageContext, when } from '../admin/views.js';
+import type { BookingFilter, BookingListRow } from './search.js';
+import type { bookingView } from './view.js';
+
+export type BookingView = Awaited<ReturnType<typeof bookingView>>;
+
+const STATUSES = [
+  'checkout',
+  'pending_flight_booking',
+  'flight_booking_in_progress',
+  'flights_confirmed',
+  'flight_booking_failed',
+  'pending_land_confirmation',
+];
+const SORT_LABELS: Record<BookingFilter['sort'], string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  departure: 'Departure, soonest first',
+  departure_desc: 'Departure, latest first',
+  reference: 'Reference',
+};
+
+export function bookingsPage(
+  p: PageContext,
+  f: BookingFilter,
+  markets: string[],
+  data: { rows: BookingListRow[]; hasNext: boolean },
+  href: (page: number) => string,
+): string {
+  const option = (value: string, label: string, current?: string) =>
+    html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
+  const rows = data.rows.length
+    ? data.rows.map(
+        (b) => html`<tr><td><a href="/admin/bookings/${b.reference}">${b.reference}</a></td>
+<td>${b.first_name ?? ''} ${b.last_name ?? ''}<br><span class="muted">${b.email ?? ''}</span></td>
+<td>${badge(b.status)}</td><td>${b.market_code}</td><td>${b.departure_date ?? '–'}</td>
+<td class="n">${b.total_price} ${b.currency}</td><td>${when(b.created_at)}</td></tr>`,
+      )
+    : html`<tr><td colspan="7" class="muted">No booking matches.</td></tr>`;
+  return layout(
+    p,
+    'Bookings',
+    html`<h1>Bookings</h1>
+<form method="get" action="/admin/bookings" class="card filters" role="search" aria-label="Find bookings">
+<div><label for="q">Search</label><input id="q" name="q" type="search" value="${f.q ?? ''}" placeholder="Reference, customer name or e-mail"></div>
+<div><label for="status">Status</label><select id="status" name="status">${option('', 'Any status', f.status)}${STATUSES.map((s) => option(s, s.replaceAll('_', ' '), f.status))}</select></div>
+<div><label for="market">Market</label><select id="market" name="market">${option('', 'Any market', f.market)}${markets.map((m) => option(m, m, f.market))}</select></div>
+<div><label for="from">Departure from</label><input id="from" name="from" type="date" value="${f.departureFrom ?? ''}"></div>
+<div><label for="to">Departure to</label><input id="to" name="to" type="date" value="${f.departureTo ?? ''}"></div>
+<div><label for="sort">Sort</label><select id="sort" name="sort">${Object.entries(SORT_LABELS).map(([k, v]) => option(k, v, f.sort))}</select></div>
+<div><button type="submit">Search</button></div></form>
+<div class="card table-wrap"><table><caption>Bookings, page ${f.page}</caption>
+<thead><tr><th scope="col">Reference</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Market</th><th scope="col">Departure</th><th scope="col" class="n">Total</th><th scope="col">Created</th></tr></thead>
+<tbody>${rows}</tbody></table>
+<nav class="pager" aria-label="Pages">${f.page > 1 ? html`<a href="${href(f.page - 1)}" rel="prev">Previous page</a>` : ''}
+<span>Page ${f.page}</span>${data.hasNext ? html`<a href="${href(f.page + 1)}" rel="next">Next page</a>` : ''}</nav></div>`,
+  );
+}
+
+function metadata(m: Record<string, unknown> | null | undefined): Html {
+  if (!m || Object.keys(m).length === 0) return html``;
+  return html`<dl class="facts">${Object.entries(m).map(
+    ([k, v]) =>
+      html`<dt>${k.replaceAll('_', ' ')}</dt><dd>${typeof v === 'object' && v !== null ? html`<code>${JSON.stringify(v)}</code>` : String(v)}</dd>`,
+  )}</dl>`;
+}
+
+/** The part of the booking page that htmx refreshes while flight jobs run. */
+export function bookingPanel(p: PageContext, b: BookingView, canBook: boolean, bookable: boolean): Html {
+  const running = b.status === 'flight_booking_in_progress';
+  const selection = b.flight_selection as {
+    cabin_class?: string;
+    legs?: {
+      leg_index: number;
+      flight_type?: string;
+      origin?: string;
+      destination?: string;
+      flight_numbers?: unknown;
+    }[];
+  } | null;
+  const legs = selection?.legs ?? [];
+  const action = b.status === 'flight_booking_failed' ? 'Retry' : 'Book All Flights';
+  const legRows = legs.length
+    ? legs.map((leg) => {
+        const rec = b.flight_bookings.find((r) => r.leg_index === leg.leg_index);
+        const attempt = b.leg_attempts.find((a) => a.leg_index === leg.leg_index);
+        return html`<tr><td>${leg.leg_index}</td><td>${rec?.flight_type ?? leg.flight_type ?? ''}</td>
+<td>${rec ? rec.flight_numbers.join(', ') : html`<code>${JSON.stringify(leg.flight_numbers ?? '')}</code>`}</td>
+<td>${rec ? badge(rec.status) : badge('not booked')}</td><td>${rec?.pnr ?? '–'}</td><td>${rec ? `${rec.total_price} ${rec.currency}` : ''}</td>
+<td>${attempt?.last_error ? metadata(attempt.last_error) : ''}</td></tr>`;
+      })
+    : html`<tr><td colspan="7" class="muted">No flight legs (land services only).</td></tr>`;
+  return html`<section id="booking-panel" aria-live="polite"${running ? html` hx-get="/admin/bookings/${b.reference}/panel" hx-trigger="every 2s" hx-swap="outerHTML"` : ''}>
+<div class="card"><div class="actions"><h1>Booking ${b.reference}</h1>${badge(b.status)}
+${running ? html`<span class="muted">Flight jobs are running; this page refreshes itself.</span>` : ''}
+${canBook && bookable ? html`<a class="button" href="/admin/bookings/${b.reference}/book-flights">${action}</a>` : ''}</div></div>
+<div class="card table-wrap"><h2>Flight legs</h2><table><thead><tr><th>Leg</th><th>Type</th><th>Flights</th><th>Status</th><th>PNR</th><th>Price</th><th>Last failure</th></tr></thead>
+<tbody>${legRows}</tbody></table></div>
+<div class="card"><h2>Timeline</h2>${
+    b.status_transitions.length
+      ? html`<ol class="timeline">${b.status_transitions.map(
+          (t) =>
+            html`<li>${when(t.at)}: ${t.from ? html`${badge(t.from)} → ` : ''}${badge(t.to)}${metadata(t.metadata)}</li>`,
+        )}</ol>`
+      : html`<p class="muted">No status change recorded.</p>`
+  }</div>
+<div class="card table-wrap"><h2>Notifications</h2><table><thead><tr><th>Time</th><th>Title</th><th>Message</th></tr></thead><tbody>
+${b.notifications.length ? b.notifications.map((n) => html`<tr><td>${when(n.at)}</td><td>${n.title}</td><td>${n.message}</td></tr>`) : html`<tr><td colspan="3" class="muted">None.</td></tr>`}</tbody></table></div>
+</section>`;
+}
+
+export function bookingPage(
+  p: PageContext,
+  b: BookingView,
+  canBook: boolean,
+  bookable: boolean,
+  done?: string,
+): string {
+  const paid = b.payments
+    .filter((x) => x.status.toLowerCase() === 'succeeded')
+    .reduce((sum, x) => sum + Math.round(x.amount * 100), 0);
+  const balance = (Math.round(b.total_price * 100) - paid) / 100;
+  return layout(
+    p,
+    `Booking ${b.reference}`,
+    html`<p><a href="/admin/bookings">← Bookings</a></p>${notice(done)}${bookingPanel(p, b, canBook, bookable)}
+<div class="grid">
+<div class="card"><h2>Customer contact</h2>${
+      b.contact
+        ? html`<dl class="facts"><dt>Name</dt><dd>${b.contact.first_name} ${b.contact.last_name}</dd>
+<dt>E-mail</dt><dd><a href="mailto:${b.contact.email}">${b.contact.email}</a></dd><dt>Phone</dt><dd>${b.contact.phone}</dd></dl>`
+        : html`<p class="muted">Not given yet.</p>`
+    }</div>
+<div class="card"><h2>Booking</h2><dl class="facts"><dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd>
+<dt>Travellers</dt><dd>${b.actual_pax_count} (${b.actual_room_type})</dd><dt>Total</dt><dd>${b.total_price} ${b.currency}</dd>
+<dt>Checkout step</dt><dd>${b.checkout_step ?? '–'}</dd><dt>Created</dt><dd>${when(b.created_at)}</dd></dl></div>
+<div class="card"><h2>Payments</h2>${
+      b.payments.length
+        ? html`<table><thead><tr><th>Time</th><th class="n">Amount</th><th>Status</th></tr></thead><tbody>${b.payments.map(
+            (x) =>
+              html`<tr><td>${when(x.at)}</td><td class="n">${x.amount} ${x.currency}</td><td>${badge(x.status)}</td></tr>`,
+          )}</tbody></table>`
+        : html`<p class="muted">No payment yet.</p>`
+    }
+<dl class="facts"><dt>Paid</dt><dd>${paid / 100} ${b.currency}</dd><dt>Balance</dt><dd>${balance} ${b.currency}</dd></dl></div>
+</div>
+<div class="card table-wrap"><h2>Passengers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Lead</th></tr></thead><tbody>
+${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table></div>
+<div class="card table-wrap"><h2>Selections and upsells</h2><table><thead><tr><th>Type</th><th>Name</th><th>Quantity</th><th class="n">Total</th></tr></thead><tbody>
+${b.upsells.length ? b.upsells.map((u) => html`<tr><td>${u.type}</td><td>${u.name}</td><td>${u.quantity}</td><td class="n">${u.total_price} ${u.currency}</td></tr>`) : html`<tr><td colspan="4" class="muted">None.</td></tr>`}</tbody></table>
+${b.flight_selection ? html`<p>Cabin: ${(b.flight_selection as { cabin_class?: string }).cabin_class ?? '–'}</p>` : ''}</div>`,
+  );
+}

@@ -1,0 +1,135 @@
+// Console routes of the bookings module: the list, one booking (by reference) and its
+// "Book All Flights" / "Retry" action with a confirmation step. The action calls the same
+// bookAllFlights use case as the API and writes the audit log.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { guard, pageOf, sendPage } from '../admin/console.js';
+import { allows, assertAllowed } from '../admin/permissions.js';
+import { type AdminActor, audit } from '../admin/service.js';
+import { confirmPage } from '../admin/views.js';
+import { findBookingByReference } from '../checkout/repository.js';
+import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
+import { bookAllFlights } from './flight-booking.js';
+import { FLIGHT_BOOKABLE_STATUSES } from './rules.js';
+import { type BookingFilter, listBookings, SORTS, type SortName } from './search.js';
+import { bookingView } from './view.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function filterOf(query: Record<string, string | undefined>): BookingFilter {
+  const text = (v: string | undefined, max: number) => (v?.trim() ? v.trim().slice(0, max) : undefined);
+  return {
+    q: text(query.q, 100),
+    status: text(query.status, 40),
+    market: text(query.market, 5),
+    departureFrom: query.from && DATE.test(query.from) ? query.from : undefined,
+    departureTo: query.to && DATE.test(query.to) ? query.to : undefined,
+    sort: (query.sort && query.sort in SORTS ? query.sort : 'newest') as SortName,
+    page: Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1)),
+  };
+}
+
+function hrefOf(f: BookingFilter, page: number): string {
+  const q = new URLSearchParams();
+  if (f.q) q.set('q', f.q);
+  if (f.status) q.set('status', f.status);
+  if (f.market) q.set('market', f.market);
+  if (f.departureFrom) q.set('from', f.departureFrom);
+  if (f.departureTo) q.set('to', f.departureTo);
+  if (f.sort !== 'newest') q.set('sort', f.sort);
+  if (page > 1) q.set('page', String(page));
+  const s = q.toString();
+  return s ? `/admin/bookings?${s}` : '/admin/bookings';
+}
+
+async function bookingOf(ctx: AppContext, request: FastifyRequest) {
+  const ref = (request.params as { reference: string }).reference.slice(0, 20).toUpperCase();
+  const row = await findBookingByReference(ctx.database.db, ref);
+  if (!row) throw new AppError(404, 'booking_not_found', `No booking with the reference ${ref}.`);
+  return bookingView(ctx, row.id);
+}
+
+/** Book All Flights / Retry as an admin: the permission again, the one use case, the audit row. */
+export async function bookFlightsAsAdmin(ctx: AppContext, actor: AdminActor, bookingId: number, reference: string) {
+  assertAllowed(actor.grant, 'book_flights_booking');
+  try {
+    const result = await bookAllFlights(ctx, bookingId, `admin:${actor.email}`);
+    await audit(ctx, actor, {
+      action: 'booking.book_flights',
+      resourceType: 'booking',
+      resourceId: reference,
+      details: { status: result.status, queued_legs: result.queued_legs, booked_legs: result.booked_legs },
+    });
+    return result;
+  } catch (err) {
+    if (err instanceof AppError) {
+      await audit(ctx, actor, {
+        action: 'booking.book_flights.refused',
+        resourceType: 'booking',
+        resourceId: reference,
+        details: { error: err.code, message: err.message },
+      });
+    }
+    throw err;
+  }
+}
+
+const DONE: Record<string, string> = {
+  queued: 'Flight booking started: one job per unbooked leg.',
+};
+
+export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const view = { schema: { hide: true }, preHandler: guard(ctx, 'view_booking') };
+  const act = { schema: { hide: true }, preHandler: guard(ctx, 'book_flights_booking') };
+  const canBook = (request: FastifyRequest) => allows(pageOf(request).actor.grant, 'book_flights_booking');
+
+  app.get('/admin/bookings', view, async (request, reply) => {
+    const f = filterOf(request.query as Record<string, string>);
+    const [data, markets] = await Promise.all([listBookings(ctx.database, f), ctx.markets.all()]);
+    return sendPage(
+      reply,
+      bookingsPage(pageOf(request), f, [...markets.keys()].sort(), data, (n) => hrefOf(f, n)),
+    );
+  });
+
+  app.get('/admin/bookings/:reference', view, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    const done = DONE[(request.query as { done?: string }).done ?? ''];
+    return sendPage(
+      reply,
+      bookingPage(pageOf(request), b, canBook(request), FLIGHT_BOOKABLE_STATUSES.includes(b.status), done),
+    );
+  });
+
+  app.get('/admin/bookings/:reference/panel', view, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    return sendPage(
+      reply,
+      bookingPanel(pageOf(request), b, canBook(request), FLIGHT_BOOKABLE_STATUSES.includes(b.status)).text,
+    );
+  });
+
+  app.get('/admin/bookings/:reference/book-flights', act, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    const retry = b.status === 'flight_booking_failed';
+    const legs = b.flight_bookings.length;
+    const total = ((b.flight_selection as { legs?: unknown[] } | null)?.legs ?? []).length;
+    return sendPage(
+      reply,
+      confirmPage(pageOf(request), {
+        title: retry ? `Retry flights of ${b.reference}` : `Book all flights of ${b.reference}`,
+        message: `This books ${total - legs} unbooked leg(s) of ${total} with the flight provider (one job per leg); legs already booked are skipped. The booking is ${b.status.replaceAll('_', ' ')}.`,
+        action: `/admin/bookings/${b.reference}/book-flights`,
+        button: retry ? 'Retry' : 'Book All Flights',
+        back: `/admin/bookings/${b.reference}`,
+      }),
+    );
+  });
+
+  app.post('/admin/bookings/:reference/book-flights', act, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    await bookFlightsAsAdmin(ctx, pageOf(request).actor, b.id, b.reference);
+    return reply.redirect(`/admin/bookings/${b.reference}?done=queued`, 303);
+  });
+}

@@ -1,0 +1,107 @@
+// The console's booking list: search (reference prefix, customer e-mail, last name or "first
+// last" prefix), filters (status, market, departure range), sorting, and pages of 50 found with
+// LIMIT 51 (a next page exists when the 51st row does), so no page counts the whole table. Every
+// filter and sort has an index (migrations 0701, 0702).
+import type { Database } from '../../db/database.js';
+
+export const PAGE_SIZE = 50;
+
+export const SORTS = {
+  newest: 'b.created_at DESC, b.id DESC',
+  oldest: 'b.created_at ASC, b.id ASC',
+  departure: 'o.departure_date ASC, b.id ASC',
+  departure_desc: 'o.departure_date DESC, b.id DESC',
+  reference: 'b.reference ASC',
+} as const;
+export type SortName = keyof typeof SORTS;
+
+export interface BookingFilter {
+  q?: string;
+  status?: string;
+  market?: string;
+  departureFrom?: string;
+  departureTo?: string;
+  sort: SortName;
+  page: number;
+}
+
+export interface BookingListRow {
+  id: number;
+  reference: string;
+  status: string;
+  market_code: string;
+  total_price: string;
+  currency: string;
+  created_at: Date;
+  departure_date: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+}
+
+const likePrefix = (term: string) => `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** SQL and parameters of one page (exported for EXPLAIN in the bench). */
+export function bookingListQuery(f: BookingFilter): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.status) where.push(`b.status = ${p(f.status)}`);
+  if (f.market) where.push(`b.market_code = ${p(f.market)}`);
+  if (f.departureFrom) where.push(`o.departure_date >= ${p(f.departureFrom)}::date`);
+  if (f.departureTo) where.push(`o.departure_date <= ${p(f.departureTo)}::date`);
+  const q = f.q?.trim().replace(/\s+/g, ' ');
+  if (q) {
+    const lower = p(likePrefix(q.toLowerCase()));
+    const upper = p(likePrefix(q.toUpperCase()));
+    // each branch on its own index; a plain OR would filter every booking row
+    where.push(`b.id IN (
+      SELECT id FROM bookings WHERE reference LIKE ${upper}
+      UNION
+      SELECT id FROM bookings WHERE client_id IN (
+        SELECT id FROM clients WHERE lower(email) LIKE ${lower} OR lower(last_name) LIKE ${lower}
+            OR lower(first_name || ' ' || last_name) LIKE ${lower}))`);
+  }
+  // the page is chosen on bookings (and offers) alone; its 51 rows then get their customer
+  const order = SORTS[f.sort];
+  // sorted or filtered by departure, the walk starts on offers' departure index (an inner join:
+  // a booking whose offer row is gone has no departure to sort or filter by)
+  const byDeparture = f.sort.startsWith('departure') || Boolean(f.departureFrom || f.departureTo);
+  const sql = `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
+       b.departure_date, c.first_name, c.last_name, c.email
+  FROM (SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at, b.client_id,
+               o.departure_date::text AS departure_date, o.departure_date AS departure_day
+          FROM bookings b
+          ${byDeparture ? 'JOIN' : 'LEFT JOIN'} offers o ON o.id = b.offer_id
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY ${order}
+         LIMIT ${PAGE_SIZE + 1} OFFSET ${(f.page - 1) * PAGE_SIZE}) b
+  LEFT JOIN clients c ON c.id = b.client_id
+ ORDER BY ${order.replaceAll('o.departure_date', 'b.departure_day')}`;
+  return { sql, params };
+}
+
+export async function listBookings(
+  database: Database,
+  f: BookingFilter,
+): Promise<{ rows: BookingListRow[]; hasNext: boolean }> {
+  const { sql, params } = bookingListQuery(f);
+  const { rows } = await database.query<BookingListRow>(sql, params);
+  return { rows: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE };
+}
+
+export async function bookingIdByReference(database: Database, reference: string): Promise<number | null> {
+  const { rows } = await database.query<{ id: number }>('SELECT id FROM bookings WHERE reference = $1', [
+    reference.toUpperCase(),
+  ]);
+  return rows[0]?.id ?? null;
+}
+
+/** The markets bookings were made in (the market filter's options). */
+export async function bookingMarkets(database: Database): Promise<string[]> {
+  const { rows } = await database.query<{ code: string }>('SELECT code FROM markets ORDER BY code');
+  return rows.map((r) => r.code);
+}

@@ -1,0 +1,190 @@
+// Partial imports (issue 18): a record updates only the fields it names, a new record must name
+// its required fields, lists are replaced only when present, and a dry run writes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogFixture, FIXTURE_TODAY, importFixture } from '../../../test/support/catalog-fixture.js';
+import { createTestDatabase } from '../../../test/support/db.js';
+import type { Database } from '../../db/database.js';
+import { catalogRevisionOf, runImport } from './import.js';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await importFixture(database, catalogFixture());
+});
+afterAll(() => database.close());
+
+const one = async <T>(sql: string, params: unknown[] = []) => (await database.query<T>(sql, params)).rows[0];
+const run = (doc: Record<string, unknown>, dryRun = false) =>
+  runImport(database, doc, { today: FIXTURE_TODAY, dryRun });
+
+describe('an import updates only the fields a record names', () => {
+  it('a market left without is_active keeps its state (the inactive market stays inactive)', async () => {
+    const result = await run({ markets: [{ code: 'it', name: 'Italia (in preparazione)' }] });
+    expect(result).toMatchObject({ ok: true, summary: { markets: { total: 1, inserted: 0, updated: 1 } } });
+    expect(await one('SELECT name, is_active, timezone, languages FROM markets WHERE code = $1', ['it'])).toEqual({
+      name: 'Italia (in preparazione)',
+      is_active: false,
+      timezone: 'Europe/Rome',
+      languages: ['it'],
+    });
+    // its airports were not named: they stay
+    expect(
+      (
+        await database.query(
+          `SELECT iata_code FROM market_airports ma JOIN markets m ON m.id = ma.market_id WHERE m.code = 'it'`,
+        )
+      ).rows,
+    ).toEqual([{ iata_code: 'FCO' }]);
+  });
+
+  it('a market product left without version keeps its version and SKU, and its other fields', async () => {
+    const before = await one<Record<string, unknown>>(
+      `SELECT mp.* FROM market_products mp JOIN product_templates t ON t.id = mp.template_id
+        WHERE t.code = 'japan-essentials' AND mp.locale = 'es_ES'`,
+    );
+    await database.query('UPDATE market_products SET version = 3, sku = $2 WHERE id = $1', [
+      before.id,
+      'ES-1MAD12-ES3',
+    ]);
+    const result = await run({
+      market_products: [
+        { template: 'japan-essentials', market: 'es', language: 'es', title: 'Japón esencial (nuevo)' },
+      ],
+    });
+    expect(result.ok).toBe(true);
+    const after = await one<Record<string, unknown>>('SELECT * FROM market_products WHERE id = $1', [before.id]);
+    expect(after).toMatchObject({
+      title: 'Japón esencial (nuevo)',
+      version: 3,
+      sku: 'ES-1MAD12-ES3',
+      status: before.status,
+      subtitle: before.subtitle,
+      highlights: before.highlights,
+      hero_image: before.hero_image,
+      url_slug: before.url_slug,
+      sort_order: before.sort_order,
+    });
+    const days = await one<{ n: number }>(
+      'SELECT count(*)::int AS n FROM itinerary_days WHERE market_product_id = $1',
+      [before.id],
+    );
+    expect(days.n).toBe(3);
+    const airports = await database.query(
+      'SELECT iata_code FROM market_product_airports WHERE market_product_id = $1 ORDER BY sort_order',
+      [before.id],
+    );
+    expect(airports.rows).toEqual([{ iata_code: 'MAD' }, { iata_code: 'BCN' }]);
+  });
+
+  it('an explicit null clears a nullable field; a list is replaced only when present', async () => {
+    const result = await run({
+      hotels: [
+        { code: 'tokyo-selection', stars: null },
+        { code: 'tokyo-grand', images: [] },
+      ],
+      activities: [{ code: 'tokyo-city-tour', reasons: null }],
+    });
+    expect(result.ok).toBe(true);
+    expect(await one('SELECT name, stars, images FROM hotels WHERE code = $1', ['tokyo-selection'])).toEqual({
+      name: 'Hotel Gracery Shinjuku',
+      stars: null,
+      images: ['hotels/gracery.jpg'],
+    });
+    expect(await one('SELECT stars, images FROM hotels WHERE code = $1', ['tokyo-grand'])).toEqual({
+      stars: 5,
+      images: [],
+    });
+    expect(
+      await one('SELECT description, reasons, images FROM activities WHERE code = $1', ['tokyo-city-tour']),
+    ).toEqual({
+      description: 'Asakusa, Meiji shrine and Shibuya with a local guide.',
+      reasons: null,
+      images: ['activities/tokyo-city-tour.jpg', 'activities/tokyo-2.jpg'],
+    });
+    // the hotel's room rates were not named: all five stay
+    const rates = await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM hotel_rates r JOIN hotels h ON h.id = r.hotel_id WHERE h.code = 'tokyo-selection'`,
+    );
+    expect(rates.n).toBe(5);
+  });
+
+  it('an offer update names only its price: status, dates and seats stay', async () => {
+    const code = catalogFixture().market_products![0].offers![0].code;
+    const before = await one<Record<string, unknown>>('SELECT * FROM offers WHERE code = $1', [code]);
+    const result = await run({
+      market_products: [
+        { template: 'japan-essentials', market: 'es', language: 'es', offers: [{ code, price_per_person: '1500.00' }] },
+      ],
+    });
+    expect(result.ok).toBe(true);
+    const after = await one<Record<string, unknown>>('SELECT * FROM offers WHERE code = $1', [code]);
+    expect(after).toEqual({ ...before, price_per_person: '1500.00', updated_at: after.updated_at });
+  });
+});
+
+describe('a new record must name its required fields', () => {
+  it('lists every missing field of a new market, product and offer, and writes nothing', async () => {
+    const result = await run({
+      markets: [{ code: 'pt', name: 'Portugal' }],
+      market_products: [
+        {
+          template: 'japan-essentials',
+          market: 'de',
+          language: 'en',
+          title: 'Japan Essentials',
+          offers: [{ code: 'NEW-OFFER-1', departure_date: '2026-09-01' }],
+        },
+      ],
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((p) => `${p.path} ${p.reason}`).sort()).toEqual(
+      [
+        '/markets/0/is_active is required for a new market',
+        '/markets/0/languages is required for a new market',
+        '/markets/0/currency is required for a new market',
+        '/markets/0/timezone is required for a new market',
+        '/markets/0/airports is required for a new market',
+        '/market_products/0/status is required for a new market product',
+        '/market_products/0/url_slug is required for a new market product',
+        '/market_products/0/country_name is required for a new market product',
+        '/market_products/0/departure_airports is required for a new market product',
+        '/market_products/0/offers/0/departure_airport is required for a new offer',
+        '/market_products/0/offers/0/status is required for a new offer',
+        '/market_products/0/offers/0/allotment is required for a new offer',
+        '/market_products/0/offers/0/land_base_price is required for a new offer',
+        '/market_products/0/offers/0/flight_price is required for a new offer',
+        '/market_products/0/offers/0/final_price is required for a new offer',
+        '/market_products/0/offers/0/price_per_person is required for a new offer',
+      ].sort(),
+    );
+    expect(await one('SELECT count(*)::int AS n FROM markets WHERE code = $1', ['pt'])).toEqual({ n: 0 });
+  });
+});
+
+describe('a dry run', () => {
+  it('reports counts and the changed fields of updated records, and writes nothing', async () => {
+    const revision = await catalogRevisionOf(database);
+    const result = await run(
+      {
+        airports: [
+          { iata_code: 'MAD', city: 'Madrid (Barajas)' },
+          { iata_code: 'OPO', name: 'Francisco Sá Carneiro', city: 'Porto', country: 'Portugal' },
+          { iata_code: 'BCN' },
+        ],
+      },
+      true,
+    );
+    expect(result).toEqual({
+      ok: true,
+      dryRun: true,
+      summary: { airports: { total: 3, inserted: 1, updated: 1 } },
+      changes: [
+        { entity: 'airports', key: 'MAD', changes: [{ field: 'city', from: 'Madrid', to: 'Madrid (Barajas)' }] },
+      ],
+    });
+    expect(await one('SELECT city FROM airports WHERE iata_code = $1', ['MAD'])).toEqual({ city: 'Madrid' });
+    expect(await one('SELECT count(*)::int AS n FROM airports WHERE iata_code = $1', ['OPO'])).toEqual({ n: 0 });
+    expect(await catalogRevisionOf(database)).toBe(revision);
+  });
+});
