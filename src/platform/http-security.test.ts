@@ -62,7 +62,7 @@ describe('CORS and security headers', () => {
     } finally {
       await d.close();
     }
-  });
+  }, 90_000);
 
   it('sends security headers with a CSP that allows only our own scripts', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
@@ -101,5 +101,5 @@ describe('BODY_LIMIT_BYTES', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000); // a fresh app (and, on PostgreSQL, a fresh database) inside the test
 });
