@@ -196,7 +196,8 @@ async function main() {
     }, 50);
     const t0 = Date.now();
     const out: string[] = [];
-    const code = await commands['marketing:sync-subscribers'].run(parseArgs([`--limit=${backfillCount}`]), {
+    const backfill = commands['marketing:sync-subscribers'];
+    const code = await backfill.run(parseArgs(backfill, [`--limit=${backfillCount}`]), {
       config,
       database,
       log,

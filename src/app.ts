@@ -30,7 +30,9 @@ import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
+import { registerHttpSecurity } from './platform/http-security.js';
 import { registerJsonBodies } from './platform/json-body.js';
+import { describeRoute, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
@@ -62,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: config.bodyLimitBytes,
     // slowloris: headers, then the whole request (body included), must arrive within their time-outs;
     // Node checks them every connectionsCheckingInterval (30 s by default: too coarse for these)
     requestTimeout: config.limits.httpRequestTimeoutMs,
@@ -100,7 +102,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => ctx.rateLimits.close());
   ctx.markets = new MarketService(ctx);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
-  const queue = new PgBossQueue({ database: deps.database, log: app.log.child({ component: 'queue' }) });
+  const queue = new PgBossQueue({
+    database: deps.database,
+    log: app.log.child({ component: 'queue' }),
+    concurrency: config.queue.concurrency,
+    concurrencyByQueue: config.queue.concurrencyByQueue,
+    pollingIntervalSeconds: config.queue.pollIntervalMs / 1000,
+  });
   ctx.queue = queue;
   registerJobs(ctx);
   // The API must come up even when the database is briefly unreachable (so /health can say so):
@@ -129,6 +137,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // JSON bodies: UTF-8 only, no prototype keys, bounded depth, no NUL or lone surrogate in a string
   registerJsonBodies(app);
 
+  await registerHttpSecurity(app, config);
+
+  // named component schemas ($ref) for validation and the document, and a description on every route
+  registerComponents(app);
+  app.addHook('onRoute', describeRoute);
   if (config.apiDocs !== 'off') await registerApiDocs(app, ctx);
 
   await monitoringRoutes(app, ctx); // first: its request hooks cover every route
@@ -163,6 +176,7 @@ function isInternal(url: string, schema: { tags?: readonly string[] } | undefine
 async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config } = ctx;
   await app.register(swagger, {
+    refResolver,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -174,6 +188,14 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (npm run token:create)' },
+          checkoutSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'itinera_checkout',
+            description:
+              'The signed checkout session cookie set by POST /api/{market}/{lang}/checkout/{offerId} ' +
+              '(HttpOnly, SameSite=Lax; a browser sends it with credentials: "include").',
+          },
         },
       },
       tags: [

@@ -14,6 +14,8 @@ export interface Config {
   assetBaseUrl: string;
   /** Frontend site URL used for product paths and trip links. */
   frontendUrl: string;
+  /** Origins whose browsers may call the API with credentials (CORS); default: the frontend's. */
+  corsOrigins: string[];
   logLevel: string;
   /** postgres://... or undefined for embedded PGlite. */
   databaseUrl?: string;
@@ -62,7 +64,17 @@ export interface Config {
   };
   queue: {
     crmSyncQueue: string;
+    /** jobs run at the same time per queue in one process */
+    concurrency: number;
+    /** per-queue exceptions to `concurrency` (QUEUE_CONCURRENCY=crm-sync:2,flights:4) */
+    concurrencyByQueue: Record<string, number>;
+    /** how often an idle worker looks for new jobs */
+    pollIntervalMs: number;
   };
+  /** connections in the PostgreSQL pool of one process */
+  databasePoolSize: number;
+  /** the largest request body accepted, in bytes (413 above) */
+  bodyLimitBytes: number;
   crm: {
     apiUrl: string;
     apiToken: string;
@@ -184,6 +196,35 @@ function list(env: Env, name: string, fallback: string[]): string[] {
     .filter(Boolean);
 }
 
+/** a list of browser origins (scheme://host[:port]); a path or a trailing slash would never match */
+function origins(env: Env, name: string, fallback: string[]): string[] {
+  return list(env, name, fallback).map((o) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(o);
+    } catch {
+      throw new ConfigError(`${name} entries must be origins like https://shop.example.com, got "${o}"`);
+    }
+    if (parsed.origin !== o.replace(/\/+$/, '')) {
+      throw new ConfigError(`${name} entries must be origins like https://shop.example.com (no path), got "${o}"`);
+    }
+    return parsed.origin;
+  });
+}
+
+/** `queue:n,queue:n` -> {queue: n} (1..100 each) */
+function perQueue(env: Env, name: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const entry of list(env, name, [])) {
+    const m = /^([\w.-]+):(\d{1,3})$/.exec(entry);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 100) {
+      throw new ConfigError(`${name} entries must be queue:n with n from 1 to 100, got "${entry}"`);
+    }
+    out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = str(env, 'APP_ENV', env.NODE_ENV === 'test' ? 'test' : 'development');
   if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {
@@ -259,6 +300,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`DASHBOARD_USER and DASHBOARD_PASSWORD must be set in ${appEnv} (they guard /metrics)`);
   }
 
+  const frontendUrl = url(env, 'FRONTEND_URL', 'http://localhost:5173');
+
   return {
     port,
     apiDocs: apiDocs as Config['apiDocs'],
@@ -267,7 +310,8 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: str(env, 'NODE_ENV', production ? 'production' : 'development'),
     appUrl,
     assetBaseUrl: url(env, 'ASSET_BASE_URL', `${appUrl}/storage`),
-    frontendUrl: url(env, 'FRONTEND_URL', 'http://localhost:5173'),
+    frontendUrl,
+    corsOrigins: origins(env, 'CORS_ORIGINS', [new URL(frontendUrl).origin]),
     logLevel: str(env, 'LOG_LEVEL', appEnv === 'test' ? 'silent' : 'info'),
     databaseUrl,
     pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),
@@ -297,7 +341,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     queue: {
       crmSyncQueue: str(env, 'CRM_SYNC_QUEUE', 'crm-sync'),
+      concurrency: int(env, 'WORKER_CONCURRENCY', 5, 1, 100),
+      concurrencyByQueue: perQueue(env, 'QUEUE_CONCURRENCY'),
+      pollIntervalMs: int(env, 'QUEUE_POLL_INTERVAL_MS', 2000, 500, 60_000),
     },
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     crm: {
       apiUrl: url(env, 'CRM_API_URL', 'https://api.pipedrive.com'),
       apiToken: str(env, 'CRM_API_TOKEN', ''),

@@ -14,7 +14,16 @@ import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { alertChannelWarning } from './modules/ops/rules.js';
-import { type CliContext, type Command, parseArgs } from './platform/cli.js';
+import {
+  type CliContext,
+  type Command,
+  commandHelp,
+  commandList,
+  parseArgs,
+  UsageError,
+  wantsHelp,
+} from './platform/cli.js';
+import { loadEnvFileIfPresent } from './platform/env-file.js';
 import {
   assertPortFree,
   describeBootFailure,
@@ -61,7 +70,14 @@ const builtins: Record<string, Command> = {
             io.err(`the running server does not take '${command}'`);
             return Promise.resolve(2);
           }
-          return c.run(parseArgs(argv, c.valued), { ...cli, ...io, app: app.ctx });
+          let args: ReturnType<typeof parseArgs>;
+          try {
+            args = parseArgs(c, argv);
+          } catch (e) {
+            io.err(`${command}: ${(e as Error).message}`);
+            return Promise.resolve(2);
+          }
+          return c.run(args, { ...cli, ...io, app: app.ctx });
         });
       }
       return -1; // keep running
@@ -72,9 +88,7 @@ const builtins: Record<string, Command> = {
     usage: 'worker',
     async run(_args, cli) {
       const app = await buildApp({ config: { ...cli.config, inProcessWorkers: true }, database: cli.database });
-      await app.ready();
-      warnWithoutAlertChannel(app);
-      app.log.info('queue workers started');
+      // before the workers start: a SIGTERM while they start still stops them cleanly
       stopOnSignals(
         cli.config.limits.shutdownGraceSeconds,
         async () => {
@@ -83,6 +97,9 @@ const builtins: Record<string, Command> = {
         },
         app.log,
       );
+      await app.ready();
+      warnWithoutAlertChannel(app);
+      app.log.info('queue workers started');
       return -1; // keep running
     },
   },
@@ -110,11 +127,6 @@ const all: Record<string, Command> = {
   ...adminCommands,
 };
 
-function help(): string {
-  const lines = Object.values(all).map((c) => `  ${c.usage.padEnd(60)} ${c.describe}`);
-  return `usage: npm run cli -- COMMAND [options]\n\ncommands:\n${lines.join('\n')}`;
-}
-
 /**
  * Long-running processes let V8's old generation grow 50 % between full collections (its default
  * is up to 300 %): the live heap is ~36 MB, and under load the default let garbage take RSS from
@@ -126,22 +138,39 @@ function tuneHeapForServing(): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
+  const [name, ...given] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(commandList(all));
+    return 0;
+  }
   const command = name ? all[name] : undefined;
   if (!command) {
-    console.error(name ? `unknown command: ${name}\n\n${help()}` : help());
+    console.error(name ? `unknown command: ${name}\n\n${commandList(all)}` : commandList(all));
     return 2;
   }
+  // --help and bad options are answered before anything is read, opened or changed
+  if (wantsHelp(given)) {
+    console.log(commandHelp(name, command));
+    return 0;
+  }
+  try {
+    parseArgs(command, given);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${name}: ${err.message}\n\n${commandHelp(name, command)}`);
+    return 2;
+  }
+  loadEnvFileIfPresent();
   const longRunning = name === 'serve' || name === 'worker';
   if (longRunning) tuneHeapForServing();
   const config = loadConfig();
   listening = { port: config.port, host: config.host };
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
-  let rest = args;
+  let rest = given;
   if (command.prepare) {
     try {
-      rest = await command.prepare(args, { err });
+      rest = await command.prepare(given, { err });
     } catch (e) {
       err(e instanceof Error ? e.message : String(e));
       return 2;
@@ -182,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const cli: CliContext = { config, database, log, out, err };
-  const code = await command.run(parseArgs(rest, command.valued), cli);
+  const code = await command.run(parseArgs(command, rest), cli);
   if (code >= 0) await database.close();
   return code;
 }

@@ -11,8 +11,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const taskCommand: Command = {
   describe: 'run a scheduled task now (--list lists them; --as-of=YYYY-MM-DD sets its "today")',
   usage: 'task NAME [--as-of=YYYY-MM-DD] [task options] | task --list',
-  // privacy:erase --email E
-  valued: ['as-of', 'email'],
+  options: {
+    'as-of': { type: 'string', describe: 'the date the task takes as today (YYYY-MM-DD)' },
+    list: { type: 'boolean', describe: 'list the tasks and their schedules' },
+    email: { type: 'string', describe: 'privacy:erase: the e-mail address of the person to erase' },
+  },
+  extraOptions: true,
   async run(args, cli) {
     const [name, ...extra] = args.positional;
     const asOfOption = args.options['as-of'];
@@ -35,7 +39,8 @@ export const taskCommand: Command = {
       const result = await runTask(ctx, task, {
         asOf: typeof asOfOption === 'string' ? new Date(`${asOfOption}T00:00:00Z`) : ctx.clock.now(),
         trigger: 'command',
-        options,
+        // undeclared options are read one value each, never as lists
+        options: options as Record<string, string | true>,
         out: cli.out,
       });
       (result.ok ? cli.out : cli.err)(`${task.name}: ${result.ok ? 'ok' : 'failed'}: ${result.message}`);

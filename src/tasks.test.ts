@@ -68,10 +68,10 @@ describe('scheduled tasks', () => {
 
   it('the command refuses an unknown task, a bad --as-of and a missing name with exit 2', async () => {
     lines.length = 0;
-    expect(await taskCommand.run(parseArgs(['no.such-task']), cli())).toBe(2);
+    expect(await taskCommand.run(parseArgs(taskCommand, ['no.such-task']), cli())).toBe(2);
     expect(lines.at(-1)).toBe('ERR unknown task: no.such-task (npm run task -- --list)');
-    expect(await taskCommand.run(parseArgs(['x', '--as-of=24/11/2026']), cli())).toBe(2);
-    expect(await taskCommand.run(parseArgs([]), cli())).toBe(2);
-    expect(await taskCommand.run(parseArgs(['--list']), cli())).toBe(0);
+    expect(await taskCommand.run(parseArgs(taskCommand, ['x', '--as-of=24/11/2026']), cli())).toBe(2);
+    expect(await taskCommand.run(parseArgs(taskCommand, []), cli())).toBe(2);
+    expect(await taskCommand.run(parseArgs(taskCommand, ['--list']), cli())).toBe(0);
   });
 });

@@ -144,9 +144,10 @@ export async function openDatabase(opts: {
   databaseUrl?: string;
   pgliteDir: string;
   limits?: { dbStatementTimeoutMs: number; dbAcquireTimeoutMs: number };
+  databasePoolSize?: number;
 }): Promise<Database> {
   return opts.databaseUrl
-    ? connectPostgres(opts.databaseUrl, 10, {
+    ? connectPostgres(opts.databaseUrl, opts.databasePoolSize ?? 10, {
         statementTimeoutMs: opts.limits?.dbStatementTimeoutMs,
         acquireTimeoutMs: opts.limits?.dbAcquireTimeoutMs,
       })

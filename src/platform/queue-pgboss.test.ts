@@ -393,3 +393,52 @@ describe('pg-boss queue schedules', () => {
     }
   });
 });
+
+describe('per-queue concurrency', () => {
+  it('runs at most QUEUE_CONCURRENCY jobs of a queue at once, the default on the others', async () => {
+    const running: Record<string, number> = { narrow: 0, wide: 0 };
+    const peak: Record<string, number> = { narrow: 0, wide: 0 };
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const blocking = (queue: 'narrow' | 'wide') =>
+      def<{ n: number }>({
+        name: `test.block-${queue}`,
+        queue: `q-${queue}`,
+        handler: async () => {
+          running[queue]++;
+          peak[queue] = Math.max(peak[queue], running[queue]);
+          await gate;
+          running[queue]--;
+          return outcome.done();
+        },
+      });
+    const queue = new PgBossQueue({
+      database,
+      log,
+      concurrency: 3,
+      concurrencyByQueue: { 'q-narrow': 1 },
+      pollingIntervalSeconds: 0.5,
+    });
+    const narrow = blocking('narrow');
+    const wide = blocking('wide');
+    queue.register(narrow);
+    queue.register(wide);
+    await queue.start({ workers: true });
+    try {
+      for (let n = 0; n < 3; n++) {
+        await queue.dispatch(narrow, { n });
+        await queue.dispatch(wide, { n });
+      }
+      await waitFor(() => running.wide === 3 && running.narrow === 1, 20_000);
+      // a few more polls: the narrow queue still runs one job while the other two wait
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(peak).toEqual({ narrow: 1, wide: 3 });
+    } finally {
+      release();
+      await waitFor(() => running.narrow === 0 && running.wide === 0, 20_000);
+      await queue.stop();
+    }
+  });
+});

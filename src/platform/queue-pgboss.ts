@@ -55,6 +55,8 @@ export interface PgBossQueueOptions {
   pollingIntervalSeconds?: number;
   /** jobs run at the same time per queue in this process (default 5) */
   concurrency?: number;
+  /** per-queue exceptions to `concurrency` */
+  concurrencyByQueue?: Record<string, number>;
   /** multiplies every backoff delay; tests use 0 to retry at once (default 1) */
   backoffScale?: number;
   /** seconds between pg-boss maintenance runs (expiry of jobs whose worker died; default 60) */
@@ -99,6 +101,7 @@ export class PgBossQueue implements Queue {
       schema: options.schema ?? 'pgboss',
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
       concurrency: options.concurrency ?? 5,
+      concurrencyByQueue: options.concurrencyByQueue ?? {},
       backoffScale: options.backoffScale ?? 1,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     };
@@ -363,7 +366,8 @@ export class PgBossQueue implements Queue {
   private async work(queue: string): Promise<void> {
     const ids: string[] = [];
     this.workerIds.set(queue, ids);
-    for (let i = 0; i < this.opts.concurrency; i++) {
+    const concurrency = this.opts.concurrencyByQueue[queue] ?? this.opts.concurrency;
+    for (let i = 0; i < concurrency; i++) {
       const self = { id: '' };
       self.id = await this.boss.work<Envelope>(
         queue,

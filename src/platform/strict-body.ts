@@ -25,11 +25,15 @@ function ajvShaped(errors: readonly SchemaError[]): SchemaError[] {
   });
 }
 
-/** A body schema's validator: the body as sent, never coerced. */
-export const strictBody: FastifySchemaCompiler<FastifySchema> = ({ schema }) => {
-  const check = Compile(schema as TSchema);
-  return (data: unknown) => (check.Check(data) ? { value: data } : { error: ajvShaped(check.Errors(data)) as never });
-};
+/** A body schema's validator: the body as sent, never coerced; `$ref`s name shared schemas by $id. */
+export function strictBodyWith(shared: Record<string, TSchema> = {}): FastifySchemaCompiler<FastifySchema> {
+  return ({ schema }) => {
+    const check = Compile(shared, schema as TSchema);
+    return (data: unknown) => (check.Check(data) ? { value: data } : { error: ajvShaped(check.Errors(data)) as never });
+  };
+}
+
+export const strictBody: FastifySchemaCompiler<FastifySchema> = strictBodyWith();
 
 type ValidatorFactory = (externalSchemas: unknown, options: unknown) => FastifySchemaCompiler<FastifySchema>;
 type BuildValidator = NonNullable<
@@ -45,7 +49,8 @@ export function bodiesAsSent(): BuildValidator {
   const ajv = AjvCompiler() as unknown as ValidatorFactory;
   const factory: ValidatorFactory = (externalSchemas, options) => {
     const coercing = ajv(externalSchemas, options);
-    return (route) => (route.httpPart === 'body' ? strictBody(route) : coercing(route));
+    const body = strictBodyWith((externalSchemas ?? {}) as Record<string, TSchema>);
+    return (route) => (route.httpPart === 'body' ? body(route) : coercing(route));
   };
   return factory as unknown as BuildValidator;
 }

@@ -193,10 +193,7 @@ describe('privacy:erase', () => {
         err: (l: string) => lines.push(`ERR ${l}`),
         app: app.ctx,
       };
-      const code = await taskCommand.run(
-        parseArgs(['privacy:erase', '--email', 'keep@example.com'], taskCommand.valued),
-        cli,
-      );
+      const code = await taskCommand.run(parseArgs(taskCommand, ['privacy:erase', '--email', 'keep@example.com']), cli);
       expect(code).toBe(0);
       expect(lines.at(-1)).toContain('privacy:erase: ok: erased: newsletter_subscribers 1,');
       expect(lines.join('\n')).not.toContain('keep@example.com');

@@ -139,7 +139,8 @@ export interface CheckoutCatalog {
  *   110 USD + a no-rate upsell; day 5 included departure.
  * Exchange rates per EUR: USD 1.10, JPY 160.
  */
-export async function seedCheckoutCatalog(database: Database): Promise<CheckoutCatalog> {
+/** `now`: the clock of the app that will read it (tests: TEST_NOW; a real process: the real time) */
+export async function seedCheckoutCatalog(database: Database, now = TEST_NOW): Promise<CheckoutCatalog> {
   const db = database.db;
   await seedMarkets(database);
   await db.insert(airports).values({ iataCode: 'JFK', name: 'John F. Kennedy', city: 'New York', country: 'USA' });
@@ -162,7 +163,7 @@ export async function seedCheckoutCatalog(database: Database): Promise<CheckoutC
   const id = (code: string) => all.find((m) => m.code === code)!.id;
   const es = id('es');
   const de = id('de');
-  const today = dateIn('Europe/Madrid', new Date(TEST_NOW));
+  const today = dateIn('Europe/Madrid', new Date(now));
 
   await db.insert(exchangeRates).values([
     { currency: 'EUR', ratePerEur: '1' },
@@ -357,5 +358,57 @@ export async function seedCheckoutCatalog(database: Database): Promise<CheckoutC
       usd: usd.id,
     },
     today,
+  };
+}
+
+/** the flight cache of an offer (MAD-NRT international + NRT-KIX domestic, economy) */
+export function flightCacheFor(departure: string, returnDate: string, inboundFrom = 'NRT') {
+  return {
+    outbound: {
+      departure_date: departure,
+      departure_time: '10:00',
+      arrival_time: '08:00',
+      departure_airport: 'MAD',
+      arrival_airport: 'NRT',
+      flight_numbers: ['IB1'],
+      airlines: ['IB'],
+      stops: 0,
+      stopover_airports: [],
+    },
+    inbound: {
+      departure_date: returnDate,
+      departure_time: '12:00',
+      arrival_time: '19:00',
+      departure_airport: inboundFrom,
+      arrival_airport: 'MAD',
+      flight_numbers: ['IB2'],
+      airlines: ['IB'],
+      stops: 0,
+      stopover_airports: [],
+    },
+    legs: [
+      {
+        leg_index: 0,
+        type: 'international',
+        route: `MAD-NRT/${inboundFrom}-MAD`,
+        cabin_class: 'ECONOMY',
+        fare_price: 700,
+        flight_numbers: { outbound: ['IB1'], inbound: ['IB2'] },
+        origin: 'MAD',
+        destination: 'NRT',
+        departure_date: departure,
+      },
+      {
+        leg_index: 1,
+        type: 'domestic',
+        route: 'NRT-KIX',
+        cabin_class: 'ECONOMY',
+        fare_price: 90,
+        flight_numbers: { outbound: ['JL100'], inbound: [] },
+        origin: 'NRT',
+        destination: 'KIX',
+        departure_date: addDays(departure, 2),
+      },
+    ],
   };
 }

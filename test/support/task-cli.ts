@@ -14,5 +14,5 @@ export async function runTaskCommand(t: TestApp, argv: string[]): Promise<{ code
     err: (l: string) => lines.push(`ERR ${l}`),
     app: t.app.ctx,
   };
-  return { code: await taskCommand.run(parseArgs(argv), cli as never), lines };
+  return { code: await taskCommand.run(parseArgs(taskCommand, argv), cli as never), lines };
 }

@@ -20,7 +20,7 @@ async function run(argv: string[]) {
   const errs: string[] = [];
   const cmd = commands['admin:create']!;
   const prepared = await cmd.prepare!(argv, { err: (l) => errs.push(l) });
-  const code = await cmd.run(parseArgs(prepared, cmd.valued), {
+  const code = await cmd.run(parseArgs(cmd, prepared), {
     config: t.config,
     database: t.database,
     log: t.app.log,

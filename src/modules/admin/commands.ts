@@ -22,7 +22,12 @@ export const commands: Record<string, Command> = {
   'admin:create': {
     describe: 'create a console admin user; the password comes from ADMIN_PASSWORD or stdin (never a default)',
     usage: 'admin:create --email E --name N --role super_admin   (password: ADMIN_PASSWORD=... or on stdin)',
-    valued: ['email', 'name', 'role'],
+    options: {
+      email: { type: 'string', describe: 'the e-mail the user signs in with' },
+      name: { type: 'string', describe: 'the name shown in the console' },
+      role: { type: 'string', describe: 'role(s), comma-separated, e.g. super_admin' },
+      'password-hash': { type: 'string', describe: 'an argon2id hash instead of ADMIN_PASSWORD or stdin' },
+    },
     // the password is read and hashed here, in the operator's process: a running embedded server
     // gets only the argon2id hash
     async prepare(argv) {

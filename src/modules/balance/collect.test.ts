@@ -36,7 +36,7 @@ afterAll(async () => {
 /** `npm run task -- balance.collect [--as-of=D]`, in the test app's context */
 async function collect(asOf?: string): Promise<number> {
   lines.length = 0;
-  const args = parseArgs(['balance.collect', ...(asOf ? [`--as-of=${asOf}`] : [])]);
+  const args = parseArgs(taskCommand, ['balance.collect', ...(asOf ? [`--as-of=${asOf}`] : [])]);
   return taskCommand.run(args, {
     config: t.config,
     database: t.database,

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
 import { bookAllFlights } from './flight-booking.js';
 import { rebookLeg, searchLegFares } from './rebooking.js';
@@ -11,7 +12,7 @@ import { bookingView } from './view.js';
 
 export const ADMIN_BOOKINGS_ABILITY = 'admin:bookings';
 
-const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+const ErrorBody = ref(SharedErrorBody);
 
 function legIndexOf(request: FastifyRequest): number {
   const raw = (request.params as { leg: string }).leg;

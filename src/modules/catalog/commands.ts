@@ -35,6 +35,7 @@ export const commands: Record<string, Command> = {
     describe:
       'import a catalog document (all or nothing; a record updates only the fields it names); --dry-run shows what would change',
     usage: 'import FILE.json [--dry-run]',
+    options: { 'dry-run': { type: 'boolean', describe: 'check the file and show what would change; write nothing' } },
     async run(args, cli) {
       const file = args.positional[0];
       const dryRun = args.options['dry-run'] === true;

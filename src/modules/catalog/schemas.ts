@@ -1,7 +1,8 @@
 // Response schemas of the catalog routes (OpenAPI documents them; bodies are pre-rendered JSON).
 import { Type } from 'typebox';
+import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 
-export const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+export const ErrorBody = ref(SharedErrorBody);
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -9,15 +9,15 @@ export const commands: Record<string, Command> = {
   'token:create': {
     describe: 'create an API token (printed once; only its hash is stored)',
     usage: 'token:create NAME --ability internal:read [--ability ...]',
+    options: { ability: { type: 'string', multiple: true, describe: 'what the token may do (comma-separated too)' } },
     async run(args, cli) {
-      // the shared parser keeps `--ability VALUE` as a flag plus a positional value
       const [name, ...rest] = args.positional;
       const given = args.options.ability;
-      const abilities = (typeof given === 'string' ? [given, ...rest] : given === true ? rest : [])
+      const abilities = (Array.isArray(given) ? given : [])
         .flatMap((a) => a.split(','))
         .map((a) => a.trim())
         .filter(Boolean);
-      if (!name || name.length > 100) {
+      if (!name || name.length > 100 || rest.length) {
         cli.err('usage: token:create NAME --ability internal:read');
         return 2;
       }

@@ -27,7 +27,7 @@ async function createToken(argv: string[]): Promise<{ code: number; out: string[
     out: (l: string) => out.push(l),
     err: (l: string) => err.push(l),
   } as CliContext;
-  const code = await commands['token:create'].run(parseArgs(argv), cli);
+  const code = await commands['token:create'].run(parseArgs(commands['token:create'], argv), cli);
   return { code, out, err };
 }
 

@@ -5,6 +5,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import {
+  Currency as CurrencyComponent,
+  component,
+  Money,
+  ref,
+  SESSION_REQUIRED,
+  ErrorBody as SharedErrorBody,
+} from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { marketScoped } from '../markets/routes.js';
 import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
@@ -15,95 +23,117 @@ export const VISITOR_COOKIE = 'itinera_visitor';
 const INTERNAL_ABILITY = 'internal:read';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const ErrorBody = Type.Object({
-  success: Type.Literal(false),
-  error: Type.String(),
-  message: Type.String(),
-  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-});
+const ErrorBody = ref(SharedErrorBody);
 const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
-const Currency = Type.Object({ code: Type.String(), symbol: Type.String() });
+const Currency = ref(CurrencyComponent);
 const AnyObject = Type.Object({}, { additionalProperties: true });
 
-const Session = Type.Object({
-  offer_id: Type.Integer(),
-  booking_id: Type.Integer(),
-  booking_reference: Type.String(),
-  started_at: Type.String({ format: 'date-time' }),
-  flight_selection: Nullable(AnyObject),
-  hotel_selections: Type.Array(
-    Type.Object({
-      upsell_hotel_id: Type.Integer(),
-      nights_start: Type.Integer(),
-      nights_end: Type.Integer(),
-      price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
-      hotel_name: Type.String(),
-      location: Nullable(Type.String()),
-    }),
+const ContactFields = {
+  first_name: Type.String({ description: 'at most 100 characters' }),
+  last_name: Type.String({ description: '2 to 100 characters' }),
+  email: Type.String({ description: 'an e-mail address' }),
+  phone: Type.String({ description: 'at most 30 characters' }),
+};
+const TravelerFields = {
+  title: Type.Optional(
+    Type.String({ description: 'mr, ms, mrs, miss, dr; required when the flight provider needs it' }),
   ),
-  activity_selections: Type.Array(
-    Type.Object({
-      activity_id: Type.Integer(),
-      day_number: Type.Integer(),
-      price: Type.Number({ description: 'per person' }),
-      activity_name: Type.String(),
-      location: Nullable(Type.String()),
-    }),
-  ),
-  transfer_selections: Type.Array(
-    Type.Object({
-      transfer_id: Type.Integer(),
-      day_number: Type.Integer(),
-      price: Type.Number({ description: 'per trip, flat' }),
-      transfer_name: Type.String(),
-      location: Nullable(Type.String()),
-    }),
-  ),
-  client_data: Nullable(
-    Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Type.String() }),
-  ),
-  traveler_data: Nullable(
-    Type.Array(
+  gender: Type.Optional(Type.String({ description: 'm or f; required when the flight provider needs it' })),
+  first_name: Type.String({ description: 'as in the passport: ASCII letters and spaces' }),
+  last_name: Type.String({ description: 'as in the passport: ASCII letters and spaces, at least 2' }),
+  nationality: Type.String({ description: 'ISO 3166-1 alpha-2 code' }),
+  passport_number: Type.String(),
+  passport_expiry: Type.String({ description: 'YYYY-MM-DD, after today' }),
+  birth_date: Type.String({ description: 'YYYY-MM-DD, before today' }),
+  phone: Type.String(),
+  email: Type.String(),
+};
+/**
+ * The contact and traveler bodies name their fields for clients; their rules (required, lengths,
+ * formats) are the checkout's own, checked by the service with the spec's messages (422 per field).
+ */
+export const ContactInput = component(
+  'ContactInput',
+  Type.Partial(Type.Object(ContactFields, { additionalProperties: true })),
+  'The booking contact; every field is required (checked by the checkout, 422 per missing field).',
+);
+export const TravelerInput = component(
+  'TravelerInput',
+  Type.Partial(Type.Object(TravelerFields, { additionalProperties: true })),
+  'One traveler as in the passport; every field is required (checked by the checkout, 422 per field).',
+);
+
+export const Session = component(
+  'CheckoutSession',
+  Type.Object({
+    offer_id: Type.Integer(),
+    booking_id: Type.Integer(),
+    booking_reference: Type.String(),
+    started_at: Type.String({ format: 'date-time' }),
+    flight_selection: Nullable(AnyObject),
+    hotel_selections: Type.Array(
       Type.Object({
-        title: Type.Optional(Type.String({ description: 'mr, ms, mrs, miss, dr; when the flight provider needs it' })),
-        gender: Type.Optional(Type.String({ description: 'm or f; when the flight provider needs it' })),
-        first_name: Type.String(),
-        last_name: Type.String(),
-        nationality: Type.String(),
-        passport_number: Type.String(),
-        passport_expiry: Type.String(),
-        birth_date: Type.String(),
-        phone: Type.String(),
-        email: Type.String(),
+        upsell_hotel_id: Type.Integer(),
+        nights_start: Type.Integer(),
+        nights_end: Type.Integer(),
+        price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
+        hotel_name: Type.String(),
+        location: Nullable(Type.String()),
       }),
     ),
-  ),
-  base_price: Type.Number(),
-  extras_price: Type.Number(),
-  total_price: Type.Number(),
-  currency: Currency,
-  pax_count: Type.Integer(),
-  actual_pax_count: Type.Integer(),
-  actual_room_type: Type.String(),
-  is_non_standard_pax: Type.Boolean(),
-});
+    activity_selections: Type.Array(
+      Type.Object({
+        activity_id: Type.Integer(),
+        day_number: Type.Integer(),
+        price: Type.Number({ description: 'per person' }),
+        activity_name: Type.String(),
+        location: Nullable(Type.String()),
+      }),
+    ),
+    transfer_selections: Type.Array(
+      Type.Object({
+        transfer_id: Type.Integer(),
+        day_number: Type.Integer(),
+        price: Type.Number({ description: 'per trip, flat' }),
+        transfer_name: Type.String(),
+        location: Nullable(Type.String()),
+      }),
+    ),
+    client_data: Nullable(Type.Object(ContactFields)),
+    traveler_data: Nullable(Type.Array(Type.Object(TravelerFields))),
+    base_price: Type.Number(),
+    extras_price: Type.Number(),
+    total_price: Type.Number(),
+    currency: Currency,
+    pax_count: Type.Integer(),
+    actual_pax_count: Type.Integer(),
+    actual_room_type: Type.String(),
+    is_non_standard_pax: Type.Boolean(),
+  }),
+  'The checkout session: the booking, the selections and the prices so far.',
+);
+const SessionRef = ref(Session);
 
 const summaryFields = {
   offer_id: Type.Integer(),
   offer_sku: Type.String(),
   tour_name: Nullable(Type.String()),
-  final_price: Type.Number(),
+  final_price: ref(Money),
   departure_date: Type.String(),
   return_date: Nullable(Type.String()),
   pax_count: Type.Integer(),
   currency: Currency,
 };
 
-const OfferSummary = Type.Object({
-  ...summaryFields,
-  product_url: Nullable(Type.String()),
-  price_per_person: Type.Number(),
-});
+const OfferSummary = component(
+  'OfferSummary',
+  Type.Object({
+    ...summaryFields,
+    product_url: Nullable(Type.String()),
+    price_per_person: Type.Number(),
+  }),
+  'The offer a checkout step is about: tour, dates, passengers and price.',
+);
 
 const HotelOptions = Type.Object({
   ...summaryFields,
@@ -251,7 +281,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               Type.Null(),
             ]),
             response: {
-              201: ok(Session),
+              201: ok(SessionRef),
               404: ErrorBody,
               410: ErrorBody,
               422: ErrorBody,
@@ -280,8 +310,9 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'The checkout session (base and total refreshed when the offer price changed)',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            response: { 200: ok(Session), 404: ErrorBody },
+            response: { 200: ok(SessionRef), 404: ErrorBody },
           },
         },
         async (request) => ({ success: true, data: await service.session((request as Scoped).scope, token(request)) }),
@@ -317,6 +348,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'Hotel upgrade selection (replaces the previous one)',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: Type.Object({
               advance: Advance,
@@ -324,7 +356,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
                 maxItems: MAX_SELECTIONS,
               }),
             }),
-            response: { 200: ok(Session), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+            response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
         async (request) => {
@@ -364,6 +396,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'Activity selection (replaces the previous one)',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: Type.Object({
               advance: Advance,
@@ -371,7 +404,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
                 maxItems: MAX_SELECTIONS,
               }),
             }),
-            response: { 200: ok(Session), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+            response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
         async (request) => {
@@ -411,6 +444,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'Transfer selection (replaces the previous one)',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: Type.Object({
               advance: Advance,
@@ -418,7 +452,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
                 maxItems: MAX_SELECTIONS,
               }),
             }),
-            response: { 200: ok(Session), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+            response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
         async (request) => {
@@ -444,7 +478,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               tags,
               summary: `Offer summary for the ${page === 'contact' ? 'contact' : 'travelers'} step`,
               params: OfferParams,
-              response: { 200: ok(OfferSummary), 404: ErrorBody },
+              response: { 200: ok(ref(OfferSummary)), 404: ErrorBody },
             },
           },
           async (request) => ({
@@ -460,9 +494,10 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'Booking contact (client data); does not affect pricing',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ advance: Advance, client: AnyObject }),
-            response: { 200: ok(Session), 400: ErrorBody },
+            body: Type.Object({ advance: Advance, client: ref(ContactInput) }),
+            response: { 200: ok(SessionRef), 400: ErrorBody },
           },
         },
         async (request) => {
@@ -480,9 +515,10 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'Traveler data, one per passenger; does not affect pricing',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ advance: Advance, travelers: Type.Array(AnyObject, { maxItems: 10 }) }),
-            response: { 200: ok(Session), 400: ErrorBody },
+            body: Type.Object({ advance: Advance, travelers: Type.Array(ref(TravelerInput), { maxItems: 10 }) }),
+            response: { 200: ok(SessionRef), 400: ErrorBody },
           },
         },
         async (request) => {

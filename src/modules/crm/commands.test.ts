@@ -40,7 +40,7 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
   };
   const commands = crmCommands({ deps: { crmTimeoutMs: deps.crmTimeoutMs, fieldCache: deps.fieldCache } });
   const [name, ...rest] = argv;
-  const code = await commands[name].run(parseArgs(rest), ctx);
+  const code = await commands[name].run(parseArgs(commands[name], rest), ctx);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

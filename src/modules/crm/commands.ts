@@ -1,6 +1,6 @@
 // Operator commands of the CRM mirror. Exit codes: 0 done, 1 could not do it (CRM unconfigured or
 // unreachable), 2 bad usage. An Ignored record is never re-dispatched or changed by any of them.
-import type { CliContext, Command, ParsedArgs } from '../../platform/cli.js';
+import type { CliContext, Command, OptionSpec, ParsedArgs } from '../../platform/cli.js';
 import { AppError } from '../../platform/errors.js';
 import type { Queue } from '../../platform/queue.js';
 import { PgBossQueue } from '../../platform/queue-pgboss.js';
@@ -41,6 +41,8 @@ async function openDispatchQueue(cli: CliContext): Promise<QueueHandle> {
   await queue.start({ workers: false });
   return { queue, close: () => queue.stop() };
 }
+
+const MODEL_OPTION: OptionSpec = { type: 'string', describe: 'newsletter_subscriber or lead' };
 
 function usageError(cli: CliContext, command: Command, problem: string): number {
   cli.err(`${problem}\nusage: ${command.usage}`);
@@ -85,6 +87,7 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
   const retryFailed: Command = {
     describe: 'dispatch the CRM job again for Failed (default), Pending or all rows of a model; never Ignored',
     usage: 'crm:retry-failed --model=newsletter_subscriber|lead [--status=failed|pending|all]',
+    options: { model: MODEL_OPTION, status: { type: 'string', describe: 'failed (default), pending or all' } },
     async run(args, cli) {
       const model = modelOf(args);
       if (!model) return usageError(cli, retryFailed, '--model must be newsletter_subscriber or lead');
@@ -109,6 +112,10 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
   const syncAll: Command = {
     describe: 'dispatch the CRM job for every row of a model that is neither Synced nor Ignored',
     usage: 'crm:sync-all --model=newsletter_subscriber|lead',
+    options: {
+      model: MODEL_OPTION,
+      force: { type: 'boolean', describe: 'refused with a notice: synced rows are never sent again' },
+    },
     async run(args, cli) {
       const model = modelOf(args);
       if (!model) return usageError(cli, syncAll, '--model must be newsletter_subscriber or lead');
@@ -146,6 +153,7 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
   const reconcile: Command = {
     describe: 'compare newsletter subscribers with the CRM: link persons found by email, mark missing ones Pending',
     usage: 'crm:reconcile [--model=newsletter_subscriber]',
+    options: { model: MODEL_OPTION },
     async run(args, cli) {
       const m = args.options.model ?? 'newsletter_subscriber';
       if (m !== 'newsletter_subscriber') {
@@ -234,6 +242,11 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
   const records: Command = {
     describe: 'list the CRM sync records of a model (id, row, status, attempts, last error), latest change first',
     usage: `crm:records --model=newsletter_subscriber|lead [--status=${statusNames}|all] [--limit=100]`,
+    options: {
+      model: MODEL_OPTION,
+      status: { type: 'string', describe: `${statusNames} or all (default)` },
+      limit: { type: 'string', describe: 'at most this many rows (default 100)' },
+    },
     async run(args, cli) {
       const model = modelOf(args);
       if (!model) return usageError(cli, records, '--model must be newsletter_subscriber or lead');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDuffel, startFakeDuffel } from '../../../test/fakes/duffel.js';
 import { type FakeStripe, startFakeStripe } from '../../../test/fakes/stripe.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
+import { type CheckoutCatalog, flightCacheFor, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { waitFor } from '../../../test/support/wait.js';
 import { bookingPassengers, bookings, offers, passengers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
@@ -62,56 +62,7 @@ async function call(jar: Jar | null, method: string, url: string, payload?: unkn
   return res;
 }
 
-function cacheFor(inboundFrom = 'NRT') {
-  return {
-    outbound: {
-      departure_date: departure,
-      departure_time: '10:00',
-      arrival_time: '08:00',
-      departure_airport: 'MAD',
-      arrival_airport: 'NRT',
-      flight_numbers: ['IB1'],
-      airlines: ['IB'],
-      stops: 0,
-      stopover_airports: [],
-    },
-    inbound: {
-      departure_date: returnDate,
-      departure_time: '12:00',
-      arrival_time: '19:00',
-      departure_airport: inboundFrom,
-      arrival_airport: 'MAD',
-      flight_numbers: ['IB2'],
-      airlines: ['IB'],
-      stops: 0,
-      stopover_airports: [],
-    },
-    legs: [
-      {
-        leg_index: 0,
-        type: 'international',
-        route: `MAD-NRT/${inboundFrom}-MAD`,
-        cabin_class: 'ECONOMY',
-        fare_price: 700,
-        flight_numbers: { outbound: ['IB1'], inbound: ['IB2'] },
-        origin: 'MAD',
-        destination: 'NRT',
-        departure_date: departure,
-      },
-      {
-        leg_index: 1,
-        type: 'domestic',
-        route: 'NRT-KIX',
-        cabin_class: 'ECONOMY',
-        fare_price: 90,
-        flight_numbers: { outbound: ['JL100'], inbound: [] },
-        origin: 'NRT',
-        destination: 'KIX',
-        departure_date: addDays(departure, 2),
-      },
-    ],
-  };
-}
+const cacheFor = (inboundFrom = 'NRT') => flightCacheFor(departure, returnDate, inboundFrom);
 
 const travelers = [
   {

@@ -5,9 +5,10 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { component, ref, SESSION_REQUIRED, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { rateLimit } from '../../platform/rate-limit.js';
 import { bookingAdminRoutes } from '../bookings/routes.js';
-import { offerIdOf } from '../checkout/routes.js';
+import { offerIdOf, Session } from '../checkout/routes.js';
 import { marketScoped } from '../markets/routes.js';
 import { CheckoutSessions } from './checkout-session.js';
 import { FlightCheckoutService, type FlightSelectionInput } from './service.js';
@@ -15,47 +16,46 @@ import { FlightCheckoutService, type FlightSelectionInput } from './service.js';
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-export const ErrorBody = Type.Object({
-  success: Type.Literal(false),
-  error: Type.String(),
-  message: Type.String(),
-  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-});
+export const ErrorBody = ref(SharedErrorBody);
 export const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
 export const MarketPath = { market: Type.String(), lang: Type.String() };
 const OfferParams = Type.Object({ ...MarketPath, offerId: Type.String({ description: 'offer id' }) });
-const AnyObject = Type.Object({}, { additionalProperties: true });
 
 const Airline = Type.Union([Type.String(), Type.Object({ code: Type.String(), name: Type.String() })]);
 const Airport = Type.String({ minLength: 3, maxLength: 3, pattern: '^[A-Za-z]{3}$' });
 
-const FlightOption = Type.Object(
-  {
-    id: Type.String(),
-    fareId: Type.String({ description: 'pairs outbound and inbound cards of one fare' }),
-    departureTime: Type.String(),
-    arrivalTime: Type.String(),
-    duration: Type.Integer({ description: 'minutes' }),
-    stops: Type.Integer(),
-    departure_date: Type.String(),
-    departure_airport: Type.String(),
-    arrival_airport: Type.String(),
-    flight_numbers: Type.Array(Type.String()),
-    airlines: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })),
-    stopover_airports: Type.Array(Type.String()),
-    arrivalDayOffset: Type.Integer(),
-    baggage_included: Type.Boolean(),
-    price: Type.Optional(Type.Number({ description: 'economy: fare total for all passengers' })),
-    finalPrice: Type.Optional(Type.Number({ description: 'business: tour price with this fare' })),
-    extraPrice: Type.Optional(
-      Type.Number({
-        description:
-          'business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
+const FlightCard = component(
+  'FlightCard',
+  Type.Object(
+    {
+      id: Type.String(),
+      fareId: Type.String({ description: 'pairs outbound and inbound cards of one fare' }),
+      departureTime: Type.String(),
+      arrivalTime: Type.String(),
+      duration: Type.Integer({ description: 'minutes' }),
+      stops: Type.Integer(),
+      departure_date: Type.String(),
+      departure_airport: Type.String(),
+      arrival_airport: Type.String(),
+      flight_numbers: Type.Array(Type.String()),
+      airlines: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })),
+      stopover_airports: Type.Array(Type.String()),
+      arrivalDayOffset: Type.Integer(),
+      baggage_included: Type.Boolean(),
+      price: Type.Optional(Type.Number({ description: 'economy: fare total for all passengers' })),
+      finalPrice: Type.Optional(Type.Number({ description: 'business: tour price with this fare' })),
+      extraPrice: Type.Optional(
+        Type.Number({
+          description:
+            'business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper)',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  'One flight card (an outbound or inbound option) of a search or of the cache.',
 );
+const FlightOption = ref(FlightCard);
 
 const EconomySearch = Type.Object({
   has_flights: Type.Boolean(),
@@ -157,6 +157,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
           schema: {
             tags,
             summary: 'Live business class search for the session passengers',
+            security: SESSION_REQUIRED,
             params: OfferParams,
             response: { 200: ok(BusinessSearch), 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
           },
@@ -192,9 +193,10 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             tags,
             summary:
               'Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare)',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: FlightSelectionBody,
-            response: { 200: ok(AnyObject), 400: ErrorBody, 422: ErrorBody },
+            response: { 200: ok(ref(Session)), 400: ErrorBody, 422: ErrorBody },
           },
         },
         async (request) => {

@@ -112,7 +112,7 @@ describe('customer e-mails', () => {
     const b = await paidBooking(t, cat, { departureInDays: 120, market: 'de' });
     // the card the sandbox deposit saved (pm_card_visa, on the sandbox customer) is charged
     const run = (asOf: string) =>
-      taskCommand.run(parseArgs(['balance.collect', `--as-of=${asOf}`]), {
+      taskCommand.run(parseArgs(taskCommand, ['balance.collect', `--as-of=${asOf}`]), {
         config: t.config,
         database: t.database,
         log: t.app.log,
@@ -152,7 +152,7 @@ describe('without SMTP_URL', () => {
       t.clock.set('2026-06-15T10:00:00Z');
       const b = await paidBooking(t, cat, { departureInDays: 120 });
       const lines: string[] = [];
-      const code = await taskCommand.run(parseArgs(['mail:outbox', '--status=pending']), {
+      const code = await taskCommand.run(parseArgs(taskCommand, ['mail:outbox', '--status=pending']), {
         config: quiet.config,
         database: quiet.database,
         log: quiet.app.log,

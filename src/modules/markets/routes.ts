@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { rateLimit } from '../../platform/rate-limit.js';
 import type { MarketScope } from './rules.js';
 
@@ -44,7 +45,7 @@ export async function marketScoped(
   });
 }
 
-const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+const ErrorBody = ref(SharedErrorBody);
 
 const MarketConfig = Type.Object({
   code: Type.String(),

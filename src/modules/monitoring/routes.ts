@@ -5,9 +5,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { LoginThrottle } from '../../platform/rate-limit.js';
 import { guard, pageOf, sendPage } from '../admin/console.js';
 import { sharedCounter } from '../ops/alerts.js';
+import { registerBusinessMetrics } from './business-metrics.js';
 import { createHttpMetrics, SharedCounter } from './metrics.js';
 import { RequestRecorder, UNMATCHED_ROUTE } from './recorder.js';
 import { basicCredentials, credentialsMatch } from './rules.js';
@@ -83,7 +85,7 @@ const Deployment = Type.Object({
   build_id: Type.Union([Type.String(), Type.Null()]),
   recorded_at: Type.String({ format: 'date-time' }),
 });
-const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
+const ErrorBody = ref(SharedErrorBody);
 const PeriodQuery = Type.Object({
   period: Type.Optional(Type.Union(Object.keys(PULSE_PERIODS).map((p) => Type.Literal(p)))),
 });
@@ -97,6 +99,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
       sharedCounter(ctx, 'crm_sync_failed_total'),
     ) as unknown as Parameters<typeof metrics.registry.registerMetric>[0],
   );
+  registerBusinessMetrics(metrics.registry, ctx);
   app.decorate('requestRecorder', recorder);
   app.addHook('onClose', () => recorder.close());
 

@@ -36,7 +36,10 @@ async function backfill(argv: string[], config: Config = configured) {
     out: (l) => out.push(l),
     err: (l) => err.push(l),
   };
-  const code = await commands['marketing:sync-subscribers'].run(parseArgs(argv), cli);
+  const code = await commands['marketing:sync-subscribers'].run(
+    parseArgs(commands['marketing:sync-subscribers'], argv),
+    cli,
+  );
   return { code, out, err };
 }
 

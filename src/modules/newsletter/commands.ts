@@ -16,6 +16,10 @@ export const commands: Record<string, Command> = {
   'marketing:sync-subscribers': {
     describe: 'queue the marketing sync for subscribers without a marketing contact (one second apart)',
     usage: 'marketing:sync-subscribers [--limit=500] [--dry-run]',
+    options: {
+      limit: { type: 'string', describe: 'queue at most this many (default 500)' },
+      'dry-run': { type: 'boolean', describe: 'only count the subscribers that would be queued' },
+    },
     async run(args, cli) {
       const rawLimit = args.options.limit;
       const limit = rawLimit === undefined ? 500 : Number(rawLimit);

@@ -229,7 +229,30 @@ describe('GET /health in production and staging', () => {
     }
   });
 
-  it('fails DebugMode when the log level is debug or trace', async () => {
+  it('answers 200 in production with debug logging and without NODE_ENV (warnings only)', async () => {
+    const p = await createTestApp({ database: t.database, env: { APP_ENV: 'production', APP_KEY } });
+    try {
+      p.app.health.probes.diskUsage = async () => 10;
+      p.app.ctx.config.logLevel = 'debug';
+      const res = await health(p.app);
+      expect(res.statusCode).toBe(200);
+      const statuses = Object.fromEntries(
+        res.json().checkResults.map((r: { name: string; status: string }) => [r.name, r.status]),
+      );
+      expect(statuses).toEqual({
+        Database: 'ok',
+        Cache: 'ok',
+        UsedDiskSpace: 'ok',
+        OptimizedApp: 'warning',
+        DebugMode: 'warning',
+        Environment: 'ok',
+      });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('warns on DebugMode when the log level is debug or trace', async () => {
     for (const logLevel of ['debug', 'trace']) {
       // the app's own logger stays silent; the monitor sees the configured level
       const ctx = { ...t.app.ctx, config: { ...t.app.ctx.config, appEnv: 'production' as const, logLevel } };
@@ -238,7 +261,7 @@ describe('GET /health in production and staging', () => {
         const report = await monitor.run();
         expect(report.checkResults.find((r) => r.name === 'DebugMode')).toEqual({
           name: 'DebugMode',
-          status: 'failed',
+          status: 'warning',
           message: `The debug mode was expected to be off, but LOG_LEVEL is \`${logLevel}\`.`,
           meta: { log_level: logLevel },
         });

@@ -199,8 +199,9 @@ export class HealthMonitor {
   private optimizedApp(): Omit<CheckResult, 'name'> {
     const nodeEnv = this.ctx.config.nodeEnv;
     if (nodeEnv === 'production') return { status: 'ok', meta: { node_env: nodeEnv } };
+    // a warning, never a failure: a NODE_ENV slip must not take every node out of the load balancer
     return {
-      status: 'failed',
+      status: 'warning',
       message: `The application is not running optimized: NODE_ENV is \`${nodeEnv}\`, expected \`production\`.`,
       meta: { node_env: nodeEnv },
     };
@@ -209,8 +210,9 @@ export class HealthMonitor {
   private debugMode(): Omit<CheckResult, 'name'> {
     const level = this.ctx.config.logLevel;
     if (level !== 'debug' && level !== 'trace') return { status: 'ok', meta: { log_level: level } };
+    // a warning: turning on debug logging to diagnose an incident must not make /health answer 503
     return {
-      status: 'failed',
+      status: 'warning',
       message: `The debug mode was expected to be off, but LOG_LEVEL is \`${level}\`.`,
       meta: { log_level: level },
     };

@@ -4,8 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { ref, ErrorBody as SharedErrorBody, ValidationErrorBody } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { type HealthMonitor, healthMonitorOf } from './health.js';
+import { ReadinessProbe } from './readiness.js';
 import { bearerMatches, type DeploymentBody, healthHttpStatus } from './rules.js';
 import { recordDeployment } from './service.js';
 
@@ -16,13 +18,8 @@ declare module 'fastify' {
   }
 }
 
-const ErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String(), message: Type.String() });
-const ValidationBody = Type.Object({
-  success: Type.Literal(false),
-  error: Type.Literal('validation_failed'),
-  message: Type.String(),
-  errors: Type.Record(Type.String(), Type.Array(Type.String())),
-});
+const ErrorBody = ref(SharedErrorBody);
+const ValidationBody = ref(ValidationErrorBody);
 
 const DeploymentRequest = Type.Object({
   environment: Type.String({ maxLength: 50, description: 'e.g. production, staging' }),
@@ -41,6 +38,17 @@ const CheckResult = Type.Object({
 const HealthBody = Type.Object({
   finishedAt: Type.String({ format: 'date-time' }),
   checkResults: Type.Array(CheckResult),
+});
+
+const LiveBody = Type.Object({ status: Type.Literal('ok') });
+const ReadinessCheckBody = Type.Object({
+  ok: Type.Boolean(),
+  required: Type.Boolean({ description: 'whether a failure makes the process not ready' }),
+  message: Type.Optional(Type.String()),
+});
+const ReadyBody = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+  checks: Type.Object({ database: ReadinessCheckBody, migrations: ReadinessCheckBody, redis: ReadinessCheckBody }),
 });
 
 /** 500 when no token is configured; 401 {error:'Unauthorized'} when the bearer token is missing or wrong */
@@ -94,6 +102,47 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     async (request, reply) => {
       await recordDeployment(ctx, request.body as DeploymentBody);
       return reply.code(201).send({ status: 'recorded' });
+    },
+  );
+
+  const readiness = new ReadinessProbe(ctx, monitor);
+  app.get(
+    '/livez',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Liveness probe',
+        description:
+          'Answers as long as the process serves HTTP; no I/O. For an orchestrator liveness probe ' +
+          '(restart the process when it stops answering).',
+        response: { 200: { description: 'The process answers.', ...LiveBody } },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Readiness probe',
+        description:
+          'The database answers and its migrations are current (Redis is reported, never required: ' +
+          'rate limits let requests through without it). For load balancers and orchestrator ' +
+          'readiness probes. Debug logging, NODE_ENV and disk use never make it fail.',
+        response: {
+          200: { description: 'Ready to serve.', ...ReadyBody },
+          503: { description: 'Not ready: a required check failed.', ...ReadyBody },
+        },
+      },
+    },
+    async (_request, reply) => {
+      const result = await readiness.check();
+      return reply
+        .code(result.ready ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send({ status: result.ready ? 'ready' : 'not_ready', checks: result.checks });
     },
   );
 

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { Currency as CurrencyComponent, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
 import { CheckoutSessions, type FlightSession } from '../flights/checkout-session.js';
 import { ErrorBody, MarketPath, ok } from '../flights/routes.js';
 import { marketScoped } from '../markets/routes.js';
@@ -14,7 +15,7 @@ import { type PaymentSettlement, paymentSettlementOf } from './settlement.js';
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 type WithSession = FastifyRequest & { checkoutSession?: FlightSession | null };
-const Currency = Type.Object({ code: Type.String(), symbol: Type.String() });
+const Currency = ref(CurrencyComponent);
 
 const Intent = Type.Object({
   payment_intent_id: Type.String(),
@@ -87,6 +88,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
               'Checks the offer is still bookable (404 offer_not_found, 410 offer_expired) and has seats for ' +
               'actual_pax_count (409 offer_sold_out); on an offer with flights a flight selection is required ' +
               '(400 flight_selection_required). The seats are held for CHECKOUT_HOLD_MINUTES.',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             response: {
               200: ok(Intent),
@@ -120,6 +122,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
               'payment_not_succeeded, retry allowed; pm_card_authenticationRequired: 402 payment_requires_action ' +
               'with client_secret). With Stripe, the browser confirms with Stripe.js first; payment_method is ' +
               'optional and confirms server-side.',
+            security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: Type.Object({
               payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),

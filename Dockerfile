@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# itinera: one image for the API (`serve`), the queue workers (`worker`) and operator commands.
+# Built once: dependencies and the bundle are made here, never when a container starts.
+
+# ---- build: all dependencies, the esbuild bundle ----
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/package.json
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# ---- runtime dependencies only ----
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/package.json
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# ---- runtime ----
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    APP_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+COPY --from=deps --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+# read at run time: the SQL migrations, the demo data, the import schema
+COPY --from=build --chown=node:node /app/src/db/migrations ./src/db/migrations
+COPY --from=build --chown=node:node /app/data ./data
+COPY --from=build --chown=node:node /app/package.json ./package.json
+RUN mkdir -p /app/var && chown node:node /app/var
+USER node
+EXPOSE 3000
+# /livez: the process answers (readiness, /readyz, is the load balancer's and orchestrator's)
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "--enable-source-maps", "dist/main.js"]
+CMD ["serve"]
