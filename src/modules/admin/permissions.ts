@@ -5,7 +5,15 @@ import { AppError } from '../../platform/errors.js';
 // `actionsFor(grant, resource)` what to show; an ability the resource does not offer is never
 // granted, whatever a role holds (leads are read-only: no create or edit).
 
-export type Ability = 'view' | 'create' | 'update' | 'delete' | 'book_flights' | 'retry' | 'manage';
+export type Ability =
+  | 'view'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'book_flights'
+  | 'resend_confirmation'
+  | 'retry'
+  | 'manage';
 
 export interface AdminResource {
   label: string;
@@ -16,7 +24,7 @@ export interface AdminResource {
 
 // Adding a resource here adds its permissions everywhere (role editor, super_admin, docs/console.md).
 export const adminResources = {
-  booking: { label: 'Bookings', abilities: ['view', 'book_flights'], bulkDelete: false },
+  booking: { label: 'Bookings', abilities: ['view', 'book_flights', 'resend_confirmation'], bulkDelete: false },
   lead: { label: 'Leads', abilities: ['view', 'delete'], bulkDelete: true },
   subscriber: { label: 'Subscribers', abilities: ['view'], bulkDelete: false },
   sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },

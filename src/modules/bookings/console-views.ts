@@ -2,6 +2,7 @@
 // booking (status and timeline, contact, passengers, selections, payments, flight legs with their
 // flight-booking records, notifications) with its Book All Flights / Retry action.
 import { type Html, html } from '../../platform/html.js';
+import { allows } from '../admin/permissions.js';
 import { badge, layout, notice, type PageContext, when } from '../admin/views.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';
@@ -70,6 +71,9 @@ function metadata(m: Record<string, unknown> | null | undefined): Html {
 }
 
 /** The part of the booking page that htmx refreshes while flight jobs run. */
+/** A booking the customer has paid for (its confirmation e-mail exists and can be sent again). */
+const CONFIRMED = (status: string) => status !== 'checkout' && status !== 'abandoned';
+
 export function bookingPanel(p: PageContext, b: BookingView, canBook: boolean, bookable: boolean): Html {
   const running = b.status === 'flight_booking_in_progress';
   const selection = b.flight_selection as {
@@ -97,7 +101,12 @@ export function bookingPanel(p: PageContext, b: BookingView, canBook: boolean, b
   return html`<section id="booking-panel" aria-live="polite"${running ? html` hx-get="/admin/bookings/${b.reference}/panel" hx-trigger="every 2s" hx-swap="outerHTML"` : ''}>
 <div class="card"><div class="actions"><h1>Booking ${b.reference}</h1>${badge(b.status)}
 ${running ? html`<span class="muted">Flight jobs are running; this page refreshes itself.</span>` : ''}
-${canBook && bookable ? html`<a class="button" href="/admin/bookings/${b.reference}/book-flights">${action}</a>` : ''}</div></div>
+${canBook && bookable ? html`<a class="button" href="/admin/bookings/${b.reference}/book-flights">${action}</a>` : ''}
+${
+  allows(p.actor.grant, 'resend_confirmation_booking') && CONFIRMED(b.status)
+    ? html`<a class="button secondary" href="/admin/bookings/${b.reference}/resend-confirmation">Resend confirmation e-mail</a>`
+    : ''
+}</div></div>
 <div class="card table-wrap"><h2>Flight legs</h2><table><thead><tr><th>Leg</th><th>Type</th><th>Flights</th><th>Status</th><th>PNR</th><th>Price</th><th>Last failure</th></tr></thead>
 <tbody>${legRows}</tbody></table></div>
 <div class="card"><h2>Timeline</h2>${

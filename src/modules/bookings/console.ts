@@ -8,7 +8,8 @@ import { guard, pageOf, sendPage } from '../admin/console.js';
 import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { confirmPage } from '../admin/views.js';
-import { findBookingByReference } from '../checkout/repository.js';
+import { balanceSummary, mailCustomer } from '../balance/service.js';
+import { findBooking, findBookingByReference } from '../checkout/repository.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
 import { FLIGHT_BOOKABLE_STATUSES } from './rules.js';
@@ -77,7 +78,39 @@ export async function bookFlightsAsAdmin(ctx: AppContext, actor: AdminActor, boo
 
 const DONE: Record<string, string> = {
   queued: 'Flight booking started: one job per unbooked leg.',
+  resent: 'The confirmation e-mail is in the outbox again; it goes out with the next delivery run.',
 };
+
+/** "Resend confirmation e-mail" as an admin: a new outbox row of the booking's confirmation. */
+export async function resendConfirmationAsAdmin(
+  ctx: AppContext,
+  actor: AdminActor,
+  bookingId: number,
+  reference: string,
+) {
+  assertAllowed(actor.grant, 'resend_confirmation_booking');
+  const queued = await ctx.database.db.transaction(async (tx) => {
+    const booking = await findBooking(tx, bookingId);
+    if (!booking || !(await balanceSummary(tx, bookingId))) return false;
+    // a key of its own per resend: the outbox writes each key once
+    await mailCustomer(
+      tx,
+      ctx,
+      booking,
+      'booking_confirmation',
+      `booking-confirmation:${bookingId}:resend:${ctx.clock.now().getTime()}`,
+    );
+    return true;
+  });
+  if (!queued) {
+    throw new AppError(
+      409,
+      'booking_not_confirmed',
+      `Booking ${reference} has no confirmation to send (not paid yet).`,
+    );
+  }
+  await audit(ctx, actor, { action: 'booking.resend_confirmation', resourceType: 'booking', resourceId: reference });
+}
 
 export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const view = { schema: { hide: true }, preHandler: guard(ctx, 'view_booking') };
@@ -125,6 +158,27 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
         back: `/admin/bookings/${b.reference}`,
       }),
     );
+  });
+
+  const resend = { schema: { hide: true }, preHandler: guard(ctx, 'resend_confirmation_booking') };
+  app.get('/admin/bookings/:reference/resend-confirmation', resend, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    return sendPage(
+      reply,
+      confirmPage(pageOf(request), {
+        title: `Resend the confirmation of ${b.reference}`,
+        message: `This puts the booking confirmation e-mail, in the booking's language, in the outbox again for ${b.contact?.email ?? 'the booking contact'}.`,
+        action: `/admin/bookings/${b.reference}/resend-confirmation`,
+        button: 'Resend confirmation e-mail',
+        back: `/admin/bookings/${b.reference}`,
+      }),
+    );
+  });
+
+  app.post('/admin/bookings/:reference/resend-confirmation', resend, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    await resendConfirmationAsAdmin(ctx, pageOf(request).actor, b.id, b.reference);
+    return reply.redirect(`/admin/bookings/${b.reference}?done=resent`, 303);
   });
 
   app.post('/admin/bookings/:reference/book-flights', act, async (request, reply) => {

@@ -87,7 +87,11 @@ export function crmCommands(opts: CrmCommandOptions = {}): Record<string, Comman
   const retryFailed: Command = {
     describe: 'dispatch the CRM job again for Failed (default), Pending or all rows of a model; never Ignored',
     usage: 'crm:retry-failed --model=newsletter_subscriber|lead [--status=failed|pending|all]',
-    options: { model: MODEL_OPTION, status: { type: 'string', describe: 'failed (default), pending or all' } },
+    options: {
+      model: MODEL_OPTION,
+      status: { type: 'string', describe: 'failed (default), pending or all' },
+      force: { type: 'boolean', describe: 'refused with a notice: synced rows are never sent again' },
+    },
     async run(args, cli) {
       const model = modelOf(args);
       if (!model) return usageError(cli, retryFailed, '--model must be newsletter_subscriber or lead');
