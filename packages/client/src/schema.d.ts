@@ -2141,7 +2141,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout (fresh session, booking with status checkout)
-         * @description Limited to 20 starts a minute per IP and 6 per visitor.
+         * @description Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor (RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After.
          */
         post: {
             parameters: {

@@ -269,9 +269,10 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           schema: {
             tags,
             summary: 'Start a checkout (fresh session, booking with status checkout)',
+            // the document does not depend on the deployment's settings (the committed client's drift test)
             description:
-              `Limited to ${ctx.config.writeLimits.checkoutStartsPerIp} starts a minute per IP and ` +
-              `${ctx.config.writeLimits.checkoutStartsPerVisitor} per visitor.`,
+              'Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor ' +
+              '(RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After.',
             params: OfferParams,
             body: Type.Union([
               Type.Object({

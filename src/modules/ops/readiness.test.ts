@@ -1,7 +1,7 @@
 // The orchestration probes: /livez answers while the process does; /readyz counts the database and
 // its migrations only, never disk use, log level, NODE_ENV or Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../test/support/app.js';
 
 const APP_KEY = 'k'.repeat(40);
 
@@ -76,10 +76,10 @@ describe('GET /readyz', () => {
     }
   });
 
-  it('stays 200 in production with debug logging, no NODE_ENV, a full disk and Redis away', async () => {
+  it('stays 200 in production with debug logging, a full disk and Redis away', async () => {
     const p = await createTestApp({
       database: t.database,
-      env: { APP_ENV: 'production', APP_KEY, REDIS_URL: 'redis://127.0.0.1:9' },
+      env: { ...PRODUCTION_ENV, APP_KEY, REDIS_URL: 'redis://127.0.0.1:9' },
     });
     try {
       p.app.ctx.config.logLevel = 'debug';
