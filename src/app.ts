@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
+import { consoleSignIn } from './modules/admin/console.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
@@ -23,7 +24,7 @@ import { leadRoutes } from './modules/leads/routes.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
-import { metricsLogin, monitoringRoutes } from './modules/monitoring/routes.js';
+import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -219,7 +220,8 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
         }
       : {}),
   });
-  const login = config.apiDocs === 'login' ? metricsLogin(ctx) : undefined;
+  // login: a console session holding view_dashboard (the operators' own sign-in)
+  const login = config.apiDocs === 'login' ? consoleSignIn(ctx, 'view_dashboard') : undefined;
   await app.register(swaggerUi, { routePrefix: '/docs', ...(login ? { uiHooks: { onRequest: login } } : {}) });
   app.get('/openapi.json', { schema: { hide: true }, ...(login ? { onRequest: login } : {}) }, async () =>
     app.swagger(),

@@ -9,6 +9,7 @@ import { fixedClock } from '../../src/platform/clock.js';
 import { scrubText, urlWithoutQueryValues } from '../../src/platform/privacy.js';
 import { allTasks, runTask } from '../../src/tasks.js';
 import { taskCommand } from '../../src/tasks-command.js';
+import { signIn } from '../support/admin.js';
 import { PRODUCTION_ENV, TEST_NOW, testConfig } from '../support/app.js';
 import { createTestDatabase } from '../support/db.js';
 
@@ -222,7 +223,7 @@ describe('API documentation in production', () => {
     }
   });
 
-  it('API_DOCS=off serves neither /docs nor /openapi.json; login puts them behind the monitoring login', async () => {
+  it('API_DOCS=off serves neither /docs nor /openapi.json; login puts them behind the console sign-in', async () => {
     const off = await loggedApp({ ...prod, API_DOCS: 'off' });
     try {
       expect((await off.app.inject('/openapi.json')).statusCode).toBe(404);
@@ -233,9 +234,15 @@ describe('API documentation in production', () => {
     const login = await loggedApp({ ...prod, API_DOCS: 'login' });
     try {
       expect((await login.app.inject('/openapi.json')).statusCode).toBe(401);
-      expect((await login.app.inject('/docs/')).statusCode).toBe(401);
-      const authorization = `Basic ${Buffer.from('ops:pw').toString('base64')}`;
-      const doc = await login.app.inject({ url: '/openapi.json', headers: { authorization } });
+      const page = await login.app.inject({ url: '/docs/', headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(303);
+      expect(page.headers.location).toBe('/admin/login?next=%2Fdocs%2F');
+      const viewer = await signIn(login.app, { permissions: ['view_booking'] });
+      expect((await login.app.inject({ url: '/openapi.json', headers: { cookie: viewer.cookie } })).statusCode).toBe(
+        403,
+      );
+      const ops = await signIn(login.app, { permissions: ['view_dashboard'] });
+      const doc = await login.app.inject({ url: '/openapi.json', headers: { cookie: ops.cookie } });
       expect(doc.statusCode).toBe(200);
       expect(Object.keys(doc.json().paths)).toContain('/api/internal/bookings/{id}');
     } finally {

@@ -205,3 +205,23 @@ export function assetRoutes(scope: FastifyInstance): void {
     reply.type('text/css; charset=utf-8').header('cache-control', cache).send(css),
   );
 }
+
+/**
+ * An onRequest hook for pages outside the console that need a console session with `permission`
+ * (the API reference with API_DOCS=login): a browser is sent to the sign-in form, anything else
+ * gets 401 or 403 in the error envelope.
+ */
+export function consoleSignIn(ctx: AppContext, permission: Permission) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessionOf(ctx, request);
+    if (!session) {
+      if (SAFE.has(request.method) && !wantsJson(request)) {
+        return reply.redirect(`/admin/login?next=${encodeURIComponent(request.url)}`, 303);
+      }
+      throw new AppError(401, 'unauthenticated', 'Sign in to the console to read the API reference.');
+    }
+    if (!allows(session.actor.grant, permission)) {
+      throw new AppError(403, 'forbidden', `This needs the ${permission} permission.`);
+    }
+  };
+}

@@ -34,7 +34,7 @@ const opts = (ctx: AppContext, permission?: Parameters<typeof guard>[1]) => ({
 
 /** A path to return to after sign-in: our own console or dashboard pages only. */
 export function safeNext(next: string | undefined): string {
-  if (!next || !/^\/(admin|health-dashboard|pulse|telescope)(?=[/?]|$)/.test(next) || next.includes('//')) {
+  if (!next || !/^\/(admin|health-dashboard|pulse|telescope|docs)(?=[/?]|$)/.test(next) || next.includes('//')) {
     return '/admin';
   }
   return next;
