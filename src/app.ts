@@ -21,6 +21,7 @@ import { syncConsoleRoutes } from './modules/crm/console.js';
 import { flightsRoutes } from './modules/flights/routes.js';
 import { leadConsoleRoutes } from './modules/leads/console.js';
 import { leadRoutes } from './modules/leads/routes.js';
+import { mailConsoleRoutes } from './modules/mail/console.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     subscriberConsoleRoutes,
     syncConsoleRoutes,
     jobConsoleRoutes,
+    mailConsoleRoutes,
   ]);
 
   return app as unknown as App;

@@ -15,6 +15,7 @@ export const navigation: NavItem[] = [
   { href: '/admin/subscribers', label: 'Subscribers', permission: 'view_subscriber' },
   { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },
   { href: '/admin/jobs', label: 'Jobs', permission: 'view_job' },
+  { href: '/admin/outbox', label: 'Outbox', permission: 'view_mail' },
   { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
   { href: '/pulse', label: 'Pulse', permission: 'view_dashboard' },
   { href: '/telescope', label: 'Telescope', permission: 'view_dashboard' },

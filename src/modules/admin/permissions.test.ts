@@ -49,6 +49,7 @@ describe('the console permission list', () => {
         'view_job',
         'retry_job',
         'delete_job',
+        'view_mail',
         'view_dashboard',
         'view_audit_log',
         'manage_admin',

@@ -29,6 +29,7 @@ export const adminResources = {
   subscriber: { label: 'Subscribers', abilities: ['view'], bulkDelete: false },
   sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },
   job: { label: 'Jobs', abilities: ['view', 'retry', 'delete'], bulkDelete: false },
+  mail: { label: 'Customer e-mail outbox', abilities: ['view'], bulkDelete: false },
   dashboard: { label: 'Monitoring dashboards', abilities: ['view'], bulkDelete: false },
   audit_log: { label: 'Audit log', abilities: ['view'], bulkDelete: false },
   admin: { label: 'Admin users, roles and API tokens', abilities: ['manage'], bulkDelete: false },

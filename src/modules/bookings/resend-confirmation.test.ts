@@ -60,4 +60,20 @@ describe('Resend confirmation e-mail', () => {
     expect((await post(`/admin/bookings/${b.reference}/resend-confirmation`, a.cookie, a.csrf)).statusCode).toBe(403);
     expect(await confirmations(b.bookingId)).toHaveLength(1);
   });
+
+  it("lists the outbox in the console (view_mail): subject, recipient, state; one mail's text", async () => {
+    const b = await paidBooking(t, cat, { departureInDays: 120 });
+    const [mail] = await confirmations(b.bookingId);
+    const a = await signIn(t.app, { permissions: ['view_mail'] });
+    const list = await t.app.inject({ url: '/admin/outbox?status=pending', headers: { cookie: a.cookie } });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(`<a href="/admin/outbox/${mail!.id}">${mail!.subject}</a>`);
+    expect(list.body).toContain(mail!.toAddress);
+    expect(list.body).toContain('SMTP_URL is not set');
+    const one = await t.app.inject({ url: `/admin/outbox/${mail!.id}`, headers: { cookie: a.cookie } });
+    expect(one.statusCode).toBe(200);
+    expect(one.body).toContain(b.reference);
+    const refused = await signIn(t.app, { permissions: ['view_booking'] });
+    expect((await t.app.inject({ url: '/admin/outbox', headers: { cookie: refused.cookie } })).statusCode).toBe(403);
+  });
 });
