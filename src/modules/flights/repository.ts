@@ -2,7 +2,7 @@
 // notifications, per-leg flight bookings and their attempts, passengers, upsells and payments.
 // The bookings and payments modules write them through these functions; those that take part
 // in a caller's transaction take its handle.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
   adminNotifications,
@@ -81,22 +81,47 @@ export async function updateFlightBooking(
     .where(eq(flightBookings.id, id));
 }
 
-/** Counts a "no matching fare" for the leg; returns the new count. */
-export async function countNoMatch(
+type LegAttemptInsert = typeof flightLegAttempts.$inferInsert;
+
+/** The leg's attempt row: inserted with `values`, or updated with `set` (updated_at too) when it exists. */
+function upsertAttempt(
   db: DbOrTx,
   bookingId: number,
   legIndex: number,
-  error: Record<string, unknown>,
-): Promise<number> {
-  const rows = await db
+  values: { [K in keyof LegAttemptInsert]?: LegAttemptInsert[K] | SQL },
+  set: Record<string, unknown>,
+) {
+  return db
     .insert(flightLegAttempts)
-    .values({ bookingId, legIndex, noMatchCount: 1, lastError: error })
+    .values({ bookingId, legIndex, ...values })
     .onConflictDoUpdate({
       target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
-      set: { noMatchCount: sql`${flightLegAttempts.noMatchCount} + 1`, lastError: error, updatedAt: sql`now()` },
-    })
-    .returning({ count: flightLegAttempts.noMatchCount });
+      set: { ...set, updatedAt: sql`now()` },
+    });
+}
+
+/** Adds one to a counter of the leg's attempt row and records the error; returns the new count. */
+async function countLegEvent(
+  db: DbOrTx,
+  bookingId: number,
+  legIndex: number,
+  counter: 'noMatchCount' | 'exceptionCount',
+  error: Record<string, unknown>,
+): Promise<number> {
+  const column = flightLegAttempts[counter];
+  const rows = await upsertAttempt(
+    db,
+    bookingId,
+    legIndex,
+    { [counter]: 1, lastError: error },
+    { [counter]: sql`${column} + 1`, lastError: error },
+  ).returning({ count: column });
   return rows[0].count;
+}
+
+/** Counts a "no matching fare" for the leg; returns the new count. */
+export function countNoMatch(db: DbOrTx, bookingId: number, legIndex: number, error: Record<string, unknown>) {
+  return countLegEvent(db, bookingId, legIndex, 'noMatchCount', error);
 }
 
 export async function recordLegError(
@@ -105,13 +130,7 @@ export async function recordLegError(
   legIndex: number,
   error: Record<string, unknown>,
 ): Promise<void> {
-  await db
-    .insert(flightLegAttempts)
-    .values({ bookingId, legIndex, lastError: error })
-    .onConflictDoUpdate({
-      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
-      set: { lastError: error, updatedAt: sql`now()` },
-    });
+  await upsertAttempt(db, bookingId, legIndex, { lastError: error }, { lastError: error });
 }
 
 export type LegAttemptRow = typeof flightLegAttempts.$inferSelect;
@@ -130,32 +149,13 @@ export async function legAttempt(db: DbOrTx, bookingId: number, legIndex: number
  */
 export async function markBookingStarted(db: DbOrTx, bookingId: number, legIndex: number): Promise<Date | null> {
   const before = await legAttempt(db, bookingId, legIndex);
-  await db
-    .insert(flightLegAttempts)
-    .values({ bookingId, legIndex, bookingStartedAt: sql`now()` })
-    .onConflictDoUpdate({
-      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
-      set: { bookingStartedAt: sql`now()`, updatedAt: sql`now()` },
-    });
+  await upsertAttempt(db, bookingId, legIndex, { bookingStartedAt: sql`now()` }, { bookingStartedAt: sql`now()` });
   return before?.bookingStartedAt ?? null;
 }
 
 /** Counts an unclassified exception of the leg's job; returns the new count. */
-export async function countLegException(
-  db: DbOrTx,
-  bookingId: number,
-  legIndex: number,
-  error: Record<string, unknown>,
-): Promise<number> {
-  const rows = await db
-    .insert(flightLegAttempts)
-    .values({ bookingId, legIndex, exceptionCount: 1, lastError: error })
-    .onConflictDoUpdate({
-      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
-      set: { exceptionCount: sql`${flightLegAttempts.exceptionCount} + 1`, lastError: error, updatedAt: sql`now()` },
-    })
-    .returning({ count: flightLegAttempts.exceptionCount });
-  return rows[0].count;
+export function countLegException(db: DbOrTx, bookingId: number, legIndex: number, error: Record<string, unknown>) {
+  return countLegEvent(db, bookingId, legIndex, 'exceptionCount', error);
 }
 
 export async function saveRebookSearch(
@@ -164,13 +164,7 @@ export async function saveRebookSearch(
   legIndex: number,
   search: Record<string, unknown>,
 ): Promise<void> {
-  await db
-    .insert(flightLegAttempts)
-    .values({ bookingId, legIndex, rebookSearch: search })
-    .onConflictDoUpdate({
-      target: [flightLegAttempts.bookingId, flightLegAttempts.legIndex],
-      set: { rebookSearch: search, updatedAt: sql`now()` },
-    });
+  await upsertAttempt(db, bookingId, legIndex, { rebookSearch: search }, { rebookSearch: search });
 }
 
 /**
