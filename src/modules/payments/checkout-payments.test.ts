@@ -8,6 +8,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
+import { CookieJar, clientInput, travelerInput } from '../../../test/support/checkout-jar.js';
 import { bookingPassengers, bookings, offers, seatHolds, taskRuns } from '../../db/schema/index.js';
 import { allTasks, runTask } from '../../tasks.js';
 import * as flightRecords from '../flights/repository.js';
@@ -19,31 +20,14 @@ const base = '/api/es/es/checkout';
 const clientIp = `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 const SECRET = 'whsec_itinera_demo'; // the demo default outside production
 
-class Jar {
-  cookies = new Map<string, string>();
-  async call(method: string, url: string, payload?: unknown) {
-    const res = await t.app.inject({
-      method: method as 'GET',
-      url,
-      payload: payload as object,
-      headers: { 'x-forwarded-for': clientIp, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const c of res.cookies) this.cookies.set(c.name, c.value);
-    return res;
+/** a browser of this file's client address, on this file's app */
+class Jar extends CookieJar {
+  constructor() {
+    super(() => t.app, clientIp);
   }
 }
-
-const traveler = (first: string, passport: string) => ({
-  first_name: first,
-  last_name: 'Garcia',
-  nationality: 'ES',
-  passport_number: passport,
-  passport_expiry: '2031-01-01',
-  birth_date: '1980-02-03',
-  phone: '+34600000000',
-  email: 'ana@example.com',
-});
-const client = { first_name: 'Ana', last_name: 'Garcia', email: 'ana@example.com', phone: '+34600000000' };
+const traveler = travelerInput;
+const client = clientInput;
 
 /** A checkout ready to pay: contact and two travelers. */
 async function readyCheckout(): Promise<{ jar: Jar; bookingId: number }> {
