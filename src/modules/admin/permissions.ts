@@ -13,6 +13,8 @@ export type Ability =
   | 'book_flights'
   | 'resend_confirmation'
   | 'retry'
+  | 'edit'
+  | 'publish'
   | 'manage';
 
 export interface AdminResource {
@@ -30,6 +32,17 @@ export const adminResources = {
   sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },
   job: { label: 'Jobs', abilities: ['view', 'retry', 'delete'], bulkDelete: false },
   mail: { label: 'Customer e-mail outbox', abilities: ['view'], bulkDelete: false },
+  // edit saves drafts (and archives); publish makes a draft live or changes a live record
+  catalog: {
+    label: 'Catalog: markets, products, offers, media',
+    abilities: ['view', 'edit', 'publish'],
+    bulkDelete: false,
+  },
+  content: {
+    label: 'Content: regions, countries, labels, About Us, home',
+    abilities: ['view', 'edit', 'publish'],
+    bulkDelete: false,
+  },
   dashboard: { label: 'Monitoring dashboards', abilities: ['view'], bulkDelete: false },
   audit_log: { label: 'Audit log', abilities: ['view'], bulkDelete: false },
   admin: { label: 'Admin users, roles and API tokens', abilities: ['manage'], bulkDelete: false },
