@@ -22,8 +22,8 @@ const Opt = Type.Optional;
 export const ROOM_TYPE_PATTERN = '^[1-9]A(?:\\+[1-9]CH)?$';
 export const ACCOMMODATION_TIERS = ['selection', 'luxury', 'grand_luxury'] as const;
 export const ACTIVITY_TIERS = ['included', 'extra', 'substitution'] as const;
-export const PRODUCT_STATUSES = ['active', 'draft', 'inactive'] as const;
-export const OFFER_STATUSES = ['Active', 'Inactive', 'SoldOut', 'Cancelled', 'Draft'] as const;
+export const PRODUCT_STATUSES = ['active', 'draft', 'inactive', 'archived'] as const;
+export const OFFER_STATUSES = ['Active', 'Inactive', 'SoldOut', 'Cancelled', 'Draft', 'Archived'] as const;
 
 export const MarketInput = Type.Object(
   {

@@ -31,8 +31,9 @@ const SLUG = '^[a-z0-9]+(-[a-z0-9]+)*$';
 const Nullable = <T extends Parameters<typeof Type.Optional>[0]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Text = Nullable(Type.String());
 const Slug = (description: string) => Type.String({ pattern: SLUG, description });
+export type ContentStatus = 'active' | 'draft' | 'inactive' | 'archived';
 const Status = Type.Optional(
-  Type.Union([Type.Literal('active'), Type.Literal('inactive')], {
+  Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('inactive'), Type.Literal('archived')], {
     description: 'required for a new record; a stored record keeps its status when left out',
   }),
 );
@@ -215,7 +216,7 @@ interface RegionIn {
   image?: Maybe<string>;
   full_width_image?: Maybe<string>;
   sort_order?: number;
-  status?: 'active' | 'inactive';
+  status?: ContentStatus;
   translations?: Record<
     string,
     {
@@ -275,14 +276,14 @@ interface CountryIn {
   image?: Maybe<string>;
   images?: string[];
   sort_order?: number;
-  status?: 'active' | 'inactive';
+  status?: ContentStatus;
   products?: string[];
   translations?: Record<string, CountryTextIn>;
 }
 type LabelsIn = Record<string, Record<string, Maybe<string>>>;
 interface AboutUsIn {
   video_url?: Maybe<string>;
-  status?: 'active' | 'inactive';
+  status?: ContentStatus;
   translations?: Record<
     string,
     {
