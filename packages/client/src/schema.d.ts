@@ -327,11 +327,14 @@ export interface paths {
         };
         /**
          * Market configuration
-         * @description Market configuration.
+         * @description Departure airports are named in `lang` (a language of the market; default: the market default language), falling back to the market default language, then English.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Language of the airport names and cities (a language of the market) */
+                    lang?: string;
+                };
                 header?: never;
                 path: {
                     market: string;
@@ -368,6 +371,15 @@ export interface paths {
                                 }[];
                             };
                         };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
                 /** @description Not allowed (for example a market that is not public, or a missing ability). */

@@ -14,3 +14,4 @@ export * from './offer-rules.js';
 export * from './ops.js';
 export * from './payments.js';
 export * from './privacy.js';
+export * from './supply-translations.js';

@@ -188,3 +188,113 @@ describe('a dry run', () => {
     expect(await catalogRevisionOf(database)).toBe(revision);
   });
 });
+
+describe('supply translations merge like the records they belong to', () => {
+  const texts = async (code: string) =>
+    (
+      await database.query<Record<string, unknown>>(
+        `SELECT tr.language, tr.name, tr.description, tr.city, tr.country, tr.reasons
+           FROM activity_translations tr JOIN activities a ON a.id = tr.activity_id
+          WHERE a.code = $1 ORDER BY tr.language`,
+        [code],
+      )
+    ).rows;
+
+  it('an entry updates only the fields it names; other languages and the base row stay', async () => {
+    const first = await run({
+      activities: [
+        {
+          code: 'tokyo-sumo-show',
+          translations: {
+            de: { name: 'Sumo-Morgentraining', description: 'Training im Stall.', city: 'Tokio' },
+            fr: { name: 'Entraînement de sumo', city: 'Tokyo' },
+          },
+        },
+      ],
+    });
+    expect(first).toMatchObject({
+      ok: true,
+      summary: { activities: { total: 1, updated: 0 }, activity_translations: { total: 2, inserted: 2, updated: 0 } },
+    });
+    // a partial document: one field of one language, nothing else named
+    const second = await run({
+      activities: [{ code: 'tokyo-sumo-show', translations: { de: { description: 'Morgentraining in Ryogoku.' } } }],
+    });
+    expect(second).toMatchObject({
+      ok: true,
+      summary: { activity_translations: { total: 1, inserted: 0, updated: 1 } },
+      changes: [
+        {
+          entity: 'activity_translations',
+          key: 'tokyo-sumo-show/de',
+          changes: [{ field: 'description', from: 'Training im Stall.', to: 'Morgentraining in Ryogoku.' }],
+        },
+      ],
+    });
+    expect(await texts('tokyo-sumo-show')).toEqual([
+      {
+        language: 'de',
+        name: 'Sumo-Morgentraining',
+        description: 'Morgentraining in Ryogoku.',
+        city: 'Tokio',
+        country: null,
+        reasons: null,
+      },
+      { language: 'fr', name: 'Entraînement de sumo', description: null, city: 'Tokyo', country: null, reasons: null },
+    ]);
+    expect(await one('SELECT name, city FROM activities WHERE code = $1', ['tokyo-sumo-show'])).toEqual({
+      name: 'Sumo morning practice',
+      city: 'Tokyo',
+    });
+    // the record without translations keeps them all
+    await run({ activities: [{ code: 'tokyo-sumo-show', name: 'Sumo practice at dawn' }] });
+    expect((await texts('tokyo-sumo-show')).map((r) => r.language)).toEqual(['de', 'fr']);
+  });
+
+  it('null clears a translated field (it falls back again); a null language removes the translation', async () => {
+    const result = await run({
+      activities: [{ code: 'tokyo-sumo-show', translations: { de: { city: null }, fr: null } }],
+    });
+    expect(result).toMatchObject({ ok: true, summary: { activity_translations: { total: 2, updated: 2 } } });
+    expect(await texts('tokyo-sumo-show')).toEqual([
+      {
+        language: 'de',
+        name: 'Sumo-Morgentraining',
+        description: 'Morgentraining in Ryogoku.',
+        city: null,
+        country: null,
+        reasons: null,
+      },
+    ]);
+  });
+
+  it('hotels, transfers and airports take translations too; a language code must be two letters', async () => {
+    const ok = await run({
+      hotels: [{ code: 'tokyo-selection', translations: { fr: { description: 'Hôtel moderne à Shinjuku.' } } }],
+      transfers: [{ code: 'narita-hotel-shared', translations: { fr: { name: 'Navette de Narita' } } }],
+      airports: [{ iata_code: 'FRA', translations: { fr: { name: 'Aéroport de Francfort', city: 'Francfort' } } }],
+    });
+    expect(ok).toMatchObject({
+      ok: true,
+      summary: {
+        hotel_translations: { total: 1, inserted: 1 },
+        transfer_translations: { total: 1, inserted: 1 },
+        airport_translations: { total: 1, inserted: 1 },
+      },
+    });
+    expect(
+      await one(`SELECT name, city, country FROM airport_translations WHERE iata_code = 'FRA' AND language = 'fr'`),
+    ).toEqual({ name: 'Aéroport de Francfort', city: 'Francfort', country: null });
+    const bad = await run({
+      hotels: [{ code: 'tokyo-selection', translations: { fra: { name: 'x' }, de: { stars: 3 } } as never }],
+    });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    // the entry is an object or null: the union reports itself, then the unknown field
+    expect(bad.problems.map((p) => p.path).sort()).toEqual([
+      '/hotels/0/translations/de',
+      '/hotels/0/translations/de/stars',
+      '/hotels/0/translations/fra',
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 // JSON Schemas (TypeBox) of the catalog's top-level keys in the import document. The same
 // objects validate documents (typebox/compile) and are written to docs/import-format.schema.json.
 // Money and rates are decimal strings so no value passes through binary floating point.
-import { type Static, Type } from 'typebox';
+import { type Static, type TProperties, Type } from 'typebox';
 
 const Code = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'lower-case natural key' });
 const Iata = Type.String({ pattern: '^[A-Z]{3}$', description: 'IATA airport code' });
@@ -43,8 +43,35 @@ export const MarketInput = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Per-language texts of a supply record: language code -> the fields it translates. An entry
+ * updates only the fields it names (null clears one: it falls back again); `"<lang>": null`
+ * removes the language's translation. Reads fall back field by field: the requested language,
+ * the market's default language, English, then the record's own text.
+ */
+const Translations = <T extends TProperties>(fields: T, what: string) =>
+  Type.Optional(
+    Type.Record(
+      Type.String({ pattern: '^[a-z]{2}$' }),
+      Type.Union([Type.Object(fields, { additionalProperties: false }), Type.Null()]),
+      {
+        additionalProperties: false,
+        description: `${what} in other languages: ISO 639-1 code -> the translated fields (each optional; null clears a field, a null entry removes the language)`,
+      },
+    ),
+  );
+
 export const AirportInput = Type.Object(
-  { iata_code: Iata, name: Opt(Text), city: Opt(Text), country: Opt(Text) },
+  {
+    iata_code: Iata,
+    name: Opt(Text),
+    city: Opt(Text),
+    country: Opt(Text),
+    translations: Translations(
+      { name: Nullable(Text), city: Nullable(Text), country: Nullable(Text) },
+      'the airport name, city and country',
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -58,6 +85,9 @@ const Place = {
   country: Nullable(Type.String()),
 };
 
+/** the translatable texts of hotels and transfers */
+const NamedPlaceTexts = { name: Nullable(Text), description: Nullable(Type.String()), ...Place };
+
 export const HotelInput = Type.Object(
   {
     code: Code,
@@ -66,6 +96,7 @@ export const HotelInput = Type.Object(
     description: Nullable(Type.String()),
     images: Type.Optional(Images),
     stars: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
+    translations: Translations(NamedPlaceTexts, 'the hotel name, description, city and country'),
     rates: Type.Optional(
       Type.Array(
         Type.Object(
@@ -93,6 +124,14 @@ export const ActivityInput = Type.Object(
     images: Type.Optional(Images),
     reasons: Nullable(Type.Array(Type.String())),
     amenities: Nullable(Type.Array(Amenity)),
+    translations: Translations(
+      {
+        ...NamedPlaceTexts,
+        reasons: Nullable(Type.Array(Type.String())),
+        amenities: Nullable(Type.Array(Amenity)),
+      },
+      'the activity name, description, city, country, reasons and amenities',
+    ),
     rate: Nullable(
       Type.Object(
         { price_per_person: Money, currency: Currency },
@@ -112,6 +151,7 @@ export const TransferInput = Type.Object(
     images: Type.Optional(Images),
     vehicle_type: Nullable(Type.String()),
     duration_minutes: Nullable(Type.Integer({ minimum: 1 })),
+    translations: Translations(NamedPlaceTexts, 'the transfer name, description, city and country'),
     rate: Nullable(
       Type.Object(
         { price_per_trip: Money, currency: Currency },

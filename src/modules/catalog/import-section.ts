@@ -9,10 +9,13 @@ import {
   accommodations,
   activities,
   activityRates,
+  activityTranslations,
   airports,
+  airportTranslations,
   exchangeRates,
   hotelRates,
   hotels,
+  hotelTranslations,
   itineraryDayActivities,
   itineraryDays,
   marketAirports,
@@ -24,6 +27,7 @@ import {
   tourDayTransfers,
   transferRates,
   transfers,
+  transferTranslations,
 } from '../../db/schema/index.js';
 import { deleteMissing, type FieldChange, mergeRows, namedColumns } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
@@ -420,6 +424,66 @@ async function replaceChildren<T extends PgTable>(
   );
 }
 
+type TranslationEntries = Record<string, Record<string, unknown> | null> | undefined;
+
+/**
+ * The `translations` of a section's records. `"<lang>": {...}` merges the fields it names into the
+ * language's row (a new row leaves the others null: they fall back); `"<lang>": null` deletes the
+ * row. A record without `translations`, and every language it leaves out, keeps what is stored.
+ */
+async function applyTranslations<T extends PgTable>(
+  tx: Tx,
+  ctx: ImportContext,
+  entity: string,
+  table: T,
+  parent: PgColumn,
+  language: PgColumn,
+  records: { key: number | string; label: string; translations: TranslationEntries }[],
+  fields: Record<string, string>,
+): Promise<void> {
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const prop = (col: PgColumn) => Object.keys(columns).find((k) => columns[k] === col)!;
+  const parentProp = prop(parent);
+  const labels = new Map(records.map((r) => [String(r.key), r.label]));
+  const rows: Record<string, unknown>[] = [];
+  const removed: { k: number | string; l: string }[] = [];
+  for (const r of records) {
+    for (const [lang, entry] of Object.entries(r.translations ?? {})) {
+      if (entry === null) removed.push({ k: r.key, l: lang });
+      else rows.push({ [parentProp]: r.key, language: lang, ...namedColumns(entry, fields) });
+    }
+  }
+  if (rows.length + removed.length === 0) return;
+  const blank = Object.fromEntries(Object.values(fields).map((f) => [f, null]));
+  const written = await mergeRows(tx, table, rows as Partial<T['$inferInsert']>[], [parent, language], {
+    complete: (r) => ({ ...blank, ...r }) as T['$inferInsert'],
+    changed: reportTo(ctx, entity, ([k, l]) => `${labels.get(String(k)) ?? k}/${l}`),
+  });
+  let deleted = 0;
+  if (removed.length) {
+    const gone = await tx.execute(
+      sql`DELETE FROM ${table} WHERE (${parent}, ${language}) IN
+            (SELECT k, l FROM json_to_recordset(${JSON.stringify(removed)}::json) AS x(k ${sql.raw(parent.getSQLType())}, l text))
+          RETURNING ${parent} AS k, ${language} AS l`,
+    );
+    for (const g of ((gone as { rows?: unknown[] }).rows ?? (gone as unknown as unknown[])) as {
+      k: unknown;
+      l: string;
+    }[]) {
+      deleted++;
+      ctx.changed(entity, `${labels.get(String(g.k)) ?? g.k}/${g.l}`, [
+        { field: 'translation', from: 'stored', to: null },
+      ]);
+    }
+  }
+  counted(ctx, entity, rows.length + removed.length, {
+    inserted: written.inserted,
+    updated: written.updated + deleted,
+  });
+}
+
+const PLACE_TEXTS = { name: 'name', description: 'description', city: 'city', country: 'country' } as const;
+
 export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: ImportContext): Promise<void> {
   const doc = raw as CatalogDoc;
 
@@ -436,6 +500,16 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
         complete: (r) => r as typeof airports.$inferInsert,
         changed: reportTo(ctx, 'airports'),
       }),
+    );
+    await applyTranslations(
+      tx,
+      ctx,
+      'airport_translations',
+      airportTranslations,
+      airportTranslations.iataCode,
+      airportTranslations.language,
+      doc.airports.map((a) => ({ key: a.iata_code, label: a.iata_code, translations: a.translations })),
+      { name: 'name', city: 'city', country: 'country' },
     );
   }
   if (doc.exchange_rates) {
@@ -544,6 +618,16 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
       ),
       [hotelRates.hotelId, hotelRates.roomType],
     );
+    await applyTranslations(
+      tx,
+      ctx,
+      'hotel_translations',
+      hotelTranslations,
+      hotelTranslations.hotelId,
+      hotelTranslations.language,
+      doc.hotels.map((h) => ({ key: ids.get(h.code)!, label: h.code, translations: h.translations })),
+      PLACE_TEXTS,
+    );
   }
 
   if (doc.activities) {
@@ -599,6 +683,16 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
         })),
       [activityRates.activityId],
     );
+    await applyTranslations(
+      tx,
+      ctx,
+      'activity_translations',
+      activityTranslations,
+      activityTranslations.activityId,
+      activityTranslations.language,
+      doc.activities.map((a) => ({ key: ids.get(a.code)!, label: a.code, translations: a.translations })),
+      { ...PLACE_TEXTS, reasons: 'reasons', amenities: 'amenities' },
+    );
   }
 
   if (doc.transfers) {
@@ -652,6 +746,16 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
           currency: t.rate!.currency,
         })),
       [transferRates.transferId],
+    );
+    await applyTranslations(
+      tx,
+      ctx,
+      'transfer_translations',
+      transferTranslations,
+      transferTranslations.transferId,
+      transferTranslations.language,
+      doc.transfers.map((t) => ({ key: ids.get(t.code)!, label: t.code, translations: t.translations })),
+      PLACE_TEXTS,
     );
   }
 

@@ -17,6 +17,8 @@ import {
   offers,
   productTemplates,
 } from '../../db/schema/index.js';
+import { textLanguages } from './rules.js';
+import { textIn } from './texts.js';
 
 export type ProductRow = typeof marketProducts.$inferSelect & {
   templateCode: string;
@@ -94,7 +96,16 @@ export interface LocaleRows {
   roomTypes: Map<number, string[]>;
 }
 
-export async function loadLocaleRows(db: DbOrTx, locale: string): Promise<LocaleRows> {
+/**
+ * Everything of one locale. Supply texts (airports, hotels, activities) are in the locale's
+ * language, falling back to the market's default language, then English, then the base row.
+ */
+export async function loadLocaleRows(
+  db: DbOrTx,
+  place: { locale: string; lang: string; defaultLanguage: string },
+): Promise<LocaleRows> {
+  const { locale } = place;
+  const langs = textLanguages(place.lang, place.defaultLanguage);
   const products = await db
     .select({
       p: marketProducts,
@@ -124,9 +135,9 @@ export async function loadLocaleRows(db: DbOrTx, locale: string): Promise<Locale
       .select({
         marketProductId: marketProductAirports.marketProductId,
         iataCode: airports.iataCode,
-        name: airports.name,
-        city: airports.city,
-        country: airports.country,
+        name: textIn('airport', airports.name, langs),
+        city: textIn('airport', airports.city, langs),
+        country: textIn('airport', airports.country, langs),
       })
       .from(marketProductAirports)
       .innerJoin(airports, eq(airports.iataCode, marketProductAirports.iataCode))
@@ -144,10 +155,10 @@ export async function loadLocaleRows(db: DbOrTx, locale: string): Promise<Locale
         dayStart: accommodations.dayStart,
         dayEnd: accommodations.dayEnd,
         hotelId: hotels.id,
-        name: hotels.name,
-        description: hotels.description,
-        city: hotels.city,
-        country: hotels.country,
+        name: textIn('hotel', hotels.name, langs),
+        description: textIn('hotel', hotels.description, langs),
+        city: textIn('hotel', hotels.city, langs),
+        country: textIn('hotel', hotels.country, langs),
         stars: hotels.stars,
         images: hotels.images,
       })
@@ -169,13 +180,13 @@ export async function loadLocaleRows(db: DbOrTx, locale: string): Promise<Locale
           tier: itineraryDayActivities.tier,
           sortOrder: itineraryDayActivities.sortOrder,
           id: activities.id,
-          name: activities.name,
-          description: activities.description,
-          city: activities.city,
-          country: activities.country,
+          name: textIn('activity', activities.name, langs),
+          description: textIn('activity', activities.description, langs),
+          city: textIn('activity', activities.city, langs),
+          country: textIn('activity', activities.country, langs),
           images: activities.images,
-          reasons: activities.reasons,
-          amenities: activities.amenities,
+          reasons: textIn('activity', activities.reasons, langs),
+          amenities: textIn('activity', activities.amenities, langs),
         })
         .from(itineraryDayActivities)
         .innerJoin(activities, eq(activities.id, itineraryDayActivities.activityId))
@@ -259,10 +270,21 @@ export async function productHeroImage(db: DbOrTx, marketProductId: number): Pro
   return rows[0]?.hero ?? null;
 }
 
-/** Airports by IATA code (upper-cased), for naming the airports of a booking's flights. */
-export async function airportNames(db: DbOrTx, codes: string[]) {
+/**
+ * Airports by IATA code (upper-cased), for naming the airports of a booking's flights; in the
+ * first of `languages` that has a text (textLanguages), else as stored.
+ */
+export async function airportNames(db: DbOrTx, codes: string[], languages: string[] = ['en']) {
   const unique = [...new Set(codes.filter(Boolean).map((c) => c.toUpperCase()))];
   if (unique.length === 0) return new Map<string, { name: string; city: string; country: string }>();
-  const rows = await db.select().from(airports).where(inArray(airports.iataCode, unique));
+  const rows = await db
+    .select({
+      iataCode: airports.iataCode,
+      name: textIn('airport', airports.name, languages),
+      city: textIn('airport', airports.city, languages),
+      country: textIn('airport', airports.country, languages),
+    })
+    .from(airports)
+    .where(inArray(airports.iataCode, unique));
   return new Map(rows.map((r) => [r.iataCode, { name: r.name, city: r.city, country: r.country }]));
 }

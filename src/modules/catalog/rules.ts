@@ -60,3 +60,12 @@ export function leadingPrice(offers: PricedOffer[], today: string): string | nul
   const { cents } = leadingPriceCents(offers, today);
   return cents === undefined ? null : formatCents(cents);
 }
+
+/**
+ * The languages a supply text (activity, hotel, transfer, airport) is looked up in, in order: the
+ * requested language, the market's default language, English. A field none of them has comes from
+ * the base row (docs/decisions.md, "Supply translations").
+ */
+export function textLanguages(lang: string, defaultLanguage?: string): string[] {
+  return [...new Set([lang, defaultLanguage ?? lang, 'en'].map((l) => l.toLowerCase()))];
+}

@@ -95,7 +95,11 @@ export class CatalogService {
   }
 
   private async build(scope: MarketScope): Promise<LocaleCatalog> {
-    const rows = await loadLocaleRows(this.ctx.database.db, scope.locale);
+    const rows = await loadLocaleRows(this.ctx.database.db, {
+      locale: scope.locale,
+      lang: scope.lang,
+      defaultLanguage: scope.market.defaultLanguage,
+    });
     const offers = await loadLocaleOffers(this.ctx.database.db, scope.locale);
     return renderLocale(rows, groupOffers(offers), scope, this.ctx.config.assetBaseUrl);
   }

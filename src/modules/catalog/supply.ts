@@ -16,6 +16,7 @@ import {
   transferRates,
   transfers,
 } from '../../db/schema/index.js';
+import { textIn } from './texts.js';
 
 /** currency -> units per 1 EUR */
 export async function loadExchangeRates(db: DbOrTx): Promise<Map<string, string>> {
@@ -35,18 +36,21 @@ export interface TourStayRow {
   images: string[];
 }
 
-/** The template's hotel stays of every tier, first night first, with their hotels. */
-export async function loadStays(db: DbOrTx, templateId: number): Promise<TourStayRow[]> {
+/**
+ * The template's hotel stays of every tier, first night first, with their hotels; texts in the
+ * first of `languages` that has them (textLanguages), else as stored.
+ */
+export async function loadStays(db: DbOrTx, templateId: number, languages: string[] = ['en']): Promise<TourStayRow[]> {
   return db
     .select({
       hotelId: accommodations.hotelId,
       tier: accommodations.tier,
       dayStart: accommodations.dayStart,
       dayEnd: accommodations.dayEnd,
-      name: hotels.name,
-      city: hotels.city,
-      country: hotels.country,
-      description: hotels.description,
+      name: textIn('hotel', hotels.name, languages),
+      city: textIn('hotel', hotels.city, languages),
+      country: textIn('hotel', hotels.country, languages),
+      description: textIn('hotel', hotels.description, languages),
       images: hotels.images,
     })
     .from(accommodations)
@@ -93,16 +97,20 @@ export interface DayActivitySupplyRow extends StoredRate {
   images: string[];
 }
 
-export async function loadDayActivities(db: DbOrTx, marketProductId: number): Promise<DayActivitySupplyRow[]> {
+export async function loadDayActivities(
+  db: DbOrTx,
+  marketProductId: number,
+  languages: string[] = ['en'],
+): Promise<DayActivitySupplyRow[]> {
   return db
     .select({
       dayNumber: itineraryDays.dayNumber,
       tier: itineraryDayActivities.tier,
       id: activities.id,
-      name: activities.name,
-      description: activities.description,
-      city: activities.city,
-      country: activities.country,
+      name: textIn('activity', activities.name, languages),
+      description: textIn('activity', activities.description, languages),
+      city: textIn('activity', activities.city, languages),
+      country: textIn('activity', activities.country, languages),
       images: activities.images,
       price: activityRates.pricePerPerson,
       currency: activityRates.currency,
@@ -128,16 +136,20 @@ export interface DayTransferSupplyRow extends StoredRate {
   durationMinutes: number | null;
 }
 
-export async function loadDayTransfers(db: DbOrTx, templateId: number): Promise<DayTransferSupplyRow[]> {
+export async function loadDayTransfers(
+  db: DbOrTx,
+  templateId: number,
+  languages: string[] = ['en'],
+): Promise<DayTransferSupplyRow[]> {
   return db
     .select({
       dayNumber: tourDayTransfers.dayNumber,
       kind: tourDayTransfers.kind,
       id: transfers.id,
-      name: transfers.name,
-      description: transfers.description,
-      city: transfers.city,
-      country: transfers.country,
+      name: textIn('transfer', transfers.name, languages),
+      description: textIn('transfer', transfers.description, languages),
+      city: textIn('transfer', transfers.city, languages),
+      country: textIn('transfer', transfers.country, languages),
       images: transfers.images,
       vehicleType: transfers.vehicleType,
       durationMinutes: transfers.durationMinutes,

@@ -8,7 +8,7 @@ import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platf
 import { assetUrl } from '../../platform/urls.js';
 import { labelsFor } from '../catalog/labels.js';
 import { findOffer, type OfferWithProduct, offerFinalPrice } from '../catalog/offers.js';
-import { cityCountry, isInsideLeadTime } from '../catalog/rules.js';
+import { cityCountry, isInsideLeadTime, textLanguages } from '../catalog/rules.js';
 import { loadExchangeRates, loadItineraryDays } from '../catalog/supply.js';
 import { flightProvider } from '../flights/providers.js';
 import type { MarketScope } from '../markets/rules.js';
@@ -42,6 +42,8 @@ export function sha256(value: string): string {
 }
 
 const money = (cents: number | null): number | null => (cents === null ? null : centsToNumber(cents));
+/** Supply texts (hotels, activities, transfers) in the page's language, with the catalog's fallback. */
+const textsOf = (scope: MarketScope) => textLanguages(scope.lang, scope.market.defaultLanguage);
 
 /** What the chosen flight adds per person: a business upgrade, or an economy fare dearer than the priced one. */
 export function flightExtraPerPersonCents(s: SessionState['flightSelection']): number | null {
@@ -334,7 +336,7 @@ export class CheckoutService {
   // Hotels
 
   private async buildHotels(scope: MarketScope, offer: OfferWithProduct, roomType: string) {
-    const { stays, hotels } = await supply.loadStays(this.db, offer.templateId);
+    const { stays, hotels } = await supply.loadStays(this.db, offer.templateId, textsOf(scope));
     const [rates, exchange] = await Promise.all([
       supply.loadHotelRates(this.db, [...hotels.keys()]),
       loadExchangeRates(this.db),
@@ -503,7 +505,7 @@ export class CheckoutService {
   private async buildActivities(scope: MarketScope, offer: OfferWithProduct) {
     const [days, rows, exchange] = await Promise.all([
       loadItineraryDays(this.db, offer.marketProductId),
-      supply.loadDayActivities(this.db, offer.marketProductId),
+      supply.loadDayActivities(this.db, offer.marketProductId, textsOf(scope)),
       loadExchangeRates(this.db),
     ]);
     const currency = scope.market.currency.code;
@@ -574,7 +576,7 @@ export class CheckoutService {
   private async buildTransfers(scope: MarketScope, offer: OfferWithProduct) {
     const [days, rows, exchange] = await Promise.all([
       loadItineraryDays(this.db, offer.marketProductId),
-      supply.loadDayTransfers(this.db, offer.templateId),
+      supply.loadDayTransfers(this.db, offer.templateId, textsOf(scope)),
       loadExchangeRates(this.db),
     ]);
     const currency = scope.market.currency.code;

@@ -64,18 +64,27 @@ export function withRate<T extends StoredRate>({ price, currency, ...r }: T): Pr
   return { ...r, rate: price !== null && currency !== null ? { cents: toCents(price), currency } : null };
 }
 
-export async function loadStays(db: DbOrTx, templateId: number): Promise<TourStays> {
-  return tourStays(await catalog.loadStays(db, templateId));
+/** `languages`: where the texts are looked up (catalog textLanguages); pricing ignores them. */
+export async function loadStays(db: DbOrTx, templateId: number, languages?: string[]): Promise<TourStays> {
+  return tourStays(await catalog.loadStays(db, templateId, languages));
 }
 
 export async function loadHotelRates(db: DbOrTx, hotelIds: number[]): Promise<Map<number, Map<string, Rate>>> {
   return ratesByHotel(await catalog.loadHotelRates(db, hotelIds));
 }
 
-export async function loadDayActivities(db: DbOrTx, marketProductId: number): Promise<Priced<DayActivitySupplyRow>[]> {
-  return (await catalog.loadDayActivities(db, marketProductId)).map((r) => withRate(r));
+export async function loadDayActivities(
+  db: DbOrTx,
+  marketProductId: number,
+  languages?: string[],
+): Promise<Priced<DayActivitySupplyRow>[]> {
+  return (await catalog.loadDayActivities(db, marketProductId, languages)).map((r) => withRate(r));
 }
 
-export async function loadDayTransfers(db: DbOrTx, templateId: number): Promise<Priced<DayTransferSupplyRow>[]> {
-  return (await catalog.loadDayTransfers(db, templateId)).map((r) => withRate(r));
+export async function loadDayTransfers(
+  db: DbOrTx,
+  templateId: number,
+  languages?: string[],
+): Promise<Priced<DayTransferSupplyRow>[]> {
+  return (await catalog.loadDayTransfers(db, templateId, languages)).map((r) => withRate(r));
 }

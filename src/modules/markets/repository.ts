@@ -1,12 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { airports, marketAirports, markets } from '../../db/schema/index.js';
+import { airports, airportTranslations, marketAirports, markets } from '../../db/schema/index.js';
 
 export interface MarketAirport {
   iata_code: string;
   name: string;
   city: string;
   is_primary: boolean;
+  /** language -> the airport's translated texts (a null field falls back; see airportsIn) */
+  texts: Record<string, { name: string | null; city: string | null }>;
 }
 
 export interface Market {
@@ -35,6 +37,18 @@ export async function loadMarkets(db: DbOrTx): Promise<Market[]> {
     .from(marketAirports)
     .innerJoin(airports, eq(airports.iataCode, marketAirports.iataCode))
     .orderBy(asc(marketAirports.sortOrder), asc(airports.iataCode));
+  // the few translations of the markets' airports, kept with the markets (no query per request)
+  const texts = await db
+    .select({
+      iata: airportTranslations.iataCode,
+      language: airportTranslations.language,
+      name: airportTranslations.name,
+      city: airportTranslations.city,
+    })
+    .from(airportTranslations)
+    .innerJoin(marketAirports, eq(marketAirports.iataCode, airportTranslations.iataCode));
+  const textsOf = (iata: string) =>
+    Object.fromEntries(texts.filter((t) => t.iata === iata).map((t) => [t.language, { name: t.name, city: t.city }]));
   return rows.map((m) => ({
     id: m.id,
     code: m.code,
@@ -47,6 +61,12 @@ export async function loadMarkets(db: DbOrTx): Promise<Market[]> {
     timezone: m.timezone,
     airports: links
       .filter((l) => l.marketId === m.id)
-      .map((l) => ({ iata_code: l.iata, name: l.name, city: l.city, is_primary: l.isPrimary })),
+      .map((l) => ({
+        iata_code: l.iata,
+        name: l.name,
+        city: l.city,
+        is_primary: l.isPrimary,
+        texts: textsOf(l.iata),
+      })),
   }));
 }

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { rateLimit } from '../../platform/rate-limit.js';
-import type { MarketScope } from './rules.js';
+import { airportsIn, type MarketScope, resolveLanguage } from './rules.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,12 +67,20 @@ export async function marketRoutes(app: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags: ['catalog'],
         summary: 'Market configuration',
+        description:
+          'Departure airports are named in `lang` (a language of the market; default: the market default language), falling back to the market default language, then English.',
         params: Type.Object({ market: Type.String() }),
-        response: { 200: Type.Object({ data: MarketConfig }), 403: ErrorBody, 404: ErrorBody },
+        querystring: Type.Object({
+          lang: Type.Optional(
+            Type.String({ description: 'Language of the airport names and cities (a language of the market)' }),
+          ),
+        }),
+        response: { 200: Type.Object({ data: MarketConfig }), 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {
       const m = await ctx.markets.market((request.params as { market: string }).market);
+      const lang = resolveLanguage(m, (request.query as { lang?: string }).lang ?? m.defaultLanguage);
       return {
         data: {
           code: m.code,
@@ -82,7 +90,7 @@ export async function marketRoutes(app: FastifyInstance, ctx: AppContext): Promi
           tour_path_slugs: m.tourPathSlugs,
           currency: { code: m.currency.code, name: m.currency.name },
           timezone: m.timezone,
-          departure_airports: m.airports,
+          departure_airports: airportsIn(m, lang),
         },
       };
     },

@@ -1,5 +1,6 @@
 // Market resolution: letters-only, case-insensitive segments; market first, then language.
 import { AppError } from '../../platform/errors.js';
+import { textLanguages } from '../catalog/rules.js';
 import type { Market } from './repository.js';
 
 export interface MarketScope {
@@ -30,6 +31,12 @@ export function resolveScope(
   markets: ReadonlyMap<string, Market>,
 ): MarketScope {
   const market = resolveMarketCode(marketSegment, markets);
+  const lang = resolveLanguage(market, langSegment);
+  return { market, lang, locale: localeOf(lang, market.code) };
+}
+
+/** A language of the market, lower-cased; 400 language_not_supported otherwise. */
+export function resolveLanguage(market: Pick<Market, 'code' | 'languages'>, langSegment: string): string {
   const lang = langSegment.toLowerCase();
   if (!LETTERS.test(langSegment) || !market.languages.includes(lang)) {
     throw new AppError(
@@ -38,10 +45,25 @@ export function resolveScope(
       `Language '${langSegment}' is not supported in market '${market.code}'. Supported languages: ${market.languages.join(', ')}.`,
     );
   }
-  return { market, lang, locale: localeOf(lang, market.code) };
+  return lang;
 }
 
 /** The frontend path of a product page: /<market>/<lang>/<localized tour path segment>/<translated slug>. */
 export function productPath(market: Pick<Market, 'code' | 'tourPathSlugs'>, lang: string, urlSlug: string): string {
   return `/${market.code}/${lang}/${market.tourPathSlugs[lang] || 'tours'}/${urlSlug}`;
+}
+
+/**
+ * The market's departure airports with their name and city in `lang`, falling back to the
+ * market's default language, then English, then the stored text (catalog textLanguages).
+ */
+export function airportsIn(
+  market: Pick<Market, 'airports' | 'defaultLanguage'>,
+  lang: string,
+): { iata_code: string; name: string; city: string; is_primary: boolean }[] {
+  const langs = textLanguages(lang, market.defaultLanguage);
+  return market.airports.map((a) => {
+    const pick = (field: 'name' | 'city') => langs.map((l) => a.texts[l]?.[field]).find((v) => v != null) ?? a[field];
+    return { iata_code: a.iata_code, name: pick('name'), city: pick('city'), is_primary: a.is_primary };
+  });
 }

@@ -1,0 +1,56 @@
+// SQL of the supply's translated texts. Each text is picked inside the query that reads its base
+// row (a correlated lookup on the translation table's primary key), so translating adds no query:
+// the first of the languages (textLanguages) whose translation names the field, else the base row.
+import { type Column, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import {
+  activities,
+  activityTranslations,
+  airports,
+  airportTranslations,
+  hotels,
+  hotelTranslations,
+  transfers,
+  transferTranslations,
+} from '../../db/schema/index.js';
+
+interface Source {
+  /** SQL name of the translation table */
+  table: string;
+  /** its column naming the base row */
+  parent: string;
+  /** the base row's key the translation points at */
+  key: PgColumn;
+}
+
+const SOURCES = {
+  activity: { table: 'activity_translations', parent: 'activity_id', key: activities.id },
+  hotel: { table: 'hotel_translations', parent: 'hotel_id', key: hotels.id },
+  transfer: { table: 'transfer_translations', parent: 'transfer_id', key: transfers.id },
+  airport: { table: 'airport_translations', parent: 'iata_code', key: airports.iataCode },
+} satisfies Record<string, Source>;
+
+// the translation tables are named here by their SQL names; keep them imported so a rename breaks the build
+void [activityTranslations, hotelTranslations, transferTranslations, airportTranslations];
+
+/**
+ * `base`'s text in the first of `languages` that has it, else `base` itself. `base` must be a
+ * column of the row the kind's key belongs to (activities.name, hotels.description, ...).
+ */
+export function textIn<C extends Column>(
+  kind: keyof typeof SOURCES,
+  base: C,
+  languages: string[],
+): SQL<C['_']['data'] | (C['_']['notNull'] extends true ? never : null)> {
+  const s: Source = SOURCES[kind];
+  const field = sql.identifier(base.name);
+  const list = sql`ARRAY[${sql.join(
+    languages.map((l) => sql`${l}`),
+    sql`, `,
+  )}]::text[]`;
+  return sql`COALESCE((SELECT tr.${field} FROM ${sql.identifier(s.table)} tr
+     WHERE tr.${sql.identifier(s.parent)} = ${s.key} AND tr.language = ANY(${list}) AND tr.${field} IS NOT NULL
+     ORDER BY array_position(${list}, tr.language) LIMIT 1), ${base})`.mapWith(base) as SQL<
+    C['_']['data'] | (C['_']['notNull'] extends true ? never : null)
+  >;
+}
