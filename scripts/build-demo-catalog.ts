@@ -2,8 +2,8 @@
 // Run after editing: `npx tsx scripts/build-demo-catalog.ts`. Offer dates are written relative
 // to the day of loading ("today+35"); the loader resolves them, so the demo never goes stale.
 import { writeFileSync } from 'node:fs';
+import { activityNames, airportNames, cities, countries, inLang, type Lang, TRANSLATED } from './demo-translations.js';
 
-type Lang = 'es' | 'ca' | 'en' | 'de' | 'fr';
 type L10n = Record<Lang, string>;
 
 interface Stop {
@@ -719,7 +719,17 @@ const airports = [
   ['AMM', 'Queen Alia International', 'Amman', 'Jordan'],
   ['JNB', 'O. R. Tambo International', 'Johannesburg', 'South Africa'],
   ['CPT', 'Cape Town International', 'Cape Town', 'South Africa'],
-].map(([iata_code, name, city, country]) => ({ iata_code, name, city, country }));
+].map(([iata_code, name, city, country]) => ({
+  iata_code,
+  name,
+  city,
+  country,
+  translations: each((l) => ({
+    name: inLang(airportNames, name, l),
+    city: inLang(cities, city, l),
+    country: inLang(countries, country, l),
+  })),
+}));
 
 /** units per 1 EUR */
 const rates: Record<string, string> = { USD: '1.0832', GBP: '0.8541', CAD: '1.4710', JPY: '162.40' };
@@ -745,6 +755,109 @@ const slugify = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
+// ---- translations: every language of the active markets other than English (the base rows)
+
+/** `{es: make('es'), ca: ..., de: ..., fr: ...}` */
+function each<T>(make: (lang: Exclude<Lang, 'en'>) => T): Record<string, T> {
+  return Object.fromEntries(TRANSLATED.map((l) => [l, make(l)]));
+}
+
+const city = (name: string, lang: Lang) => inLang(cities, name, lang);
+
+/**
+ * The articles and prepositions the translated place names need ("à Le Caire" -> "au Caire",
+ * "a el Caire" -> "al Caire", "in Totes Meer" -> "am Toten Meer"), and a capital first letter.
+ */
+const GRAMMAR: Record<Lang, [string, string][]> = {
+  en: [],
+  es: [
+    [' en Mar Muerto', ' en el mar Muerto'],
+    [' a Mar Muerto', ' al mar Muerto'],
+    [' de Mar Muerto', ' del mar Muerto'],
+    [' en Bahía de Halong', ' en la bahía de Halong'],
+    [' a Bahía de Halong', ' a la bahía de Halong'],
+    [' de Bahía de Halong', ' de la bahía de Halong'],
+    [' en Valle Sagrado', ' en el Valle Sagrado'],
+    [' a Valle Sagrado', ' al Valle Sagrado'],
+    [' de Valle Sagrado', ' del Valle Sagrado'],
+    [' y Mar Muerto', ' y el mar Muerto'],
+    ['De Mar Muerto', 'Del mar Muerto'],
+    ['De Bahía de Halong', 'De la bahía de Halong'],
+    ['De Valle Sagrado', 'Del Valle Sagrado'],
+  ],
+  ca: [
+    [' a el ', ' al '],
+    [' de el ', ' del '],
+    ['De el ', 'Del '],
+    [' a mar Mort', ' al mar Mort'],
+    [' de mar Mort', ' del mar Mort'],
+    [' a badia', ' a la badia'],
+    [' de badia', ' de la badia'],
+    [' a Vall Sagrada', ' a la Vall Sagrada'],
+    [' de Vall Sagrada', ' de la Vall Sagrada'],
+    ['De Vall Sagrada', 'De la Vall Sagrada'],
+    [' de Ho', ' d’Ho'],
+    ['De Ho', 'D’Ho'],
+    [' de Amman', ' d’Amman'],
+    [' de Agra', ' d’Agra'],
+    [' de Assuan', ' d’Assuan'],
+    ['De Assuan', 'D’Assuan'],
+    [' de Osaka', ' d’Osaka'],
+    [' i mar Mort', ' i el mar Mort'],
+    ['De mar Mort', 'Del mar Mort'],
+    ['De badia', 'De la badia'],
+  ],
+  de: [
+    [' und Totes Meer', ' und das Tote Meer'],
+    [' in Totes Meer', ' am Toten Meer'],
+    [' nach Totes Meer', ' ans Tote Meer'],
+    [' von Totes Meer', ' vom Toten Meer'],
+    ['Von Totes Meer', 'Vom Toten Meer'],
+    [' in Halong-Bucht', ' in der Halong-Bucht'],
+    [' nach Halong-Bucht', ' in die Halong-Bucht'],
+    [' von Halong-Bucht', ' von der Halong-Bucht'],
+    ['Von Halong-Bucht', 'Von der Halong-Bucht'],
+    [' in Heiliges Tal', ' im Heiligen Tal'],
+    [' nach Heiliges Tal', ' ins Heilige Tal'],
+    [' von Heiliges Tal', ' vom Heiligen Tal'],
+    ['Von Heiliges Tal', 'Vom Heiligen Tal'],
+  ],
+  fr: [
+    [' à Le ', ' au '],
+    [' de Le ', ' du '],
+    ['De Le ', 'Du '],
+    [' à mer ', ' à la mer '],
+    [' de mer ', ' de la mer '],
+    ['De mer ', 'De la mer '],
+    [' vers mer ', ' vers la mer '],
+    [' à baie', ' dans la baie'],
+    [' de baie', ' de la baie'],
+    ['De baie', 'De la baie'],
+    [' vers baie', ' vers la baie'],
+    [' à Vallée sacrée', ' dans la Vallée sacrée'],
+    [' de Vallée sacrée', ' de la Vallée sacrée'],
+    ['De Vallée sacrée', 'De la Vallée sacrée'],
+    [' vers Vallée sacrée', ' vers la Vallée sacrée'],
+    [' de Amman', ' d’Amman'],
+    ['De Amman', 'D’Amman'],
+    [' de Agra', ' d’Agra'],
+    ['De Agra', 'D’Agra'],
+    [' de Assouan', ' d’Assouan'],
+    ['De Assouan', 'D’Assouan'],
+    [' de Osaka', ' d’Osaka'],
+    ['De Osaka', 'D’Osaka'],
+    [' de Hô', ' d’Hô'],
+    ['De Hô', 'D’Hô'],
+    [' et mer Morte', ' et la mer Morte'],
+  ],
+};
+
+function grammar(lang: Lang, text: string): string {
+  let out = text;
+  for (const [from, to] of GRAMMAR[lang]) out = out.split(from).join(to);
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
 // ---- suppliers: hotels, activities, transfers (shared between tours by name)
 const hotels = new Map<string, Record<string, unknown>>();
 const activities = new Map<string, Record<string, unknown>>();
@@ -754,6 +867,13 @@ const TIERS = ['selection', 'luxury', 'grand_luxury'] as const;
 function hotelCode(name: string) {
   return slugify(name);
 }
+
+const hotelText: Record<Exclude<Lang, 'en'>, (tier: number, stars: number, city: string) => string> = {
+  es: (t, n, c) => `Estancia ${['cómoda', 'elegante', 'excepcional'][t]} de ${n} estrellas en ${c}.`,
+  ca: (t, n, c) => `Estada ${['còmoda', 'elegant', 'excepcional'][t]} de ${n} estrelles a ${c}.`,
+  de: (t, n, c) => `${['Komfortabler', 'Eleganter', 'Außergewöhnlicher'][t]} ${n}-Sterne-Aufenthalt in ${c}.`,
+  fr: (t, n, c) => `Séjour ${['confortable', 'élégant', 'exceptionnel'][t]} ${n} étoiles à ${c}.`,
+};
 
 function addHotel(name: string, city: string, country: string, tier: number, currency: string, tour: Tour) {
   const code = hotelCode(name);
@@ -785,9 +905,59 @@ function addHotel(name: string, city: string, country: string, tier: number, cur
     images: [`hotels/${code}.jpg`],
     stars: tier === 0 ? 4 : 5,
     rates: hotelRates,
+    translations: each((l) => ({
+      description: grammar(l, hotelText[l](tier, tier === 0 ? 4 : 5, inLang(cities, city, l))),
+      city: inLang(cities, city, l),
+      country: inLang(countries, country, l),
+    })),
   });
   return code;
 }
+
+const activityText: Record<
+  Exclude<Lang, 'en'>,
+  {
+    highlight: (c: string) => string;
+    smallGroups: string;
+    guide: string;
+    languages: string;
+    halfDay: string;
+    hours: string;
+  }
+> = {
+  es: {
+    highlight: (c) => `Uno de los imprescindibles de ${c}`,
+    smallGroups: 'Grupos reducidos con guía local',
+    guide: 'Guía local',
+    languages: 'En inglés y español',
+    halfDay: 'Medio día',
+    hours: 'Unas 4 horas',
+  },
+  ca: {
+    highlight: (c) => `Un dels imprescindibles de ${c}`,
+    smallGroups: 'Grups reduïts amb guia local',
+    guide: 'Guia local',
+    languages: 'En anglès i castellà',
+    halfDay: 'Mig dia',
+    hours: 'Unes 4 hores',
+  },
+  de: {
+    highlight: (c) => `Einer der Höhepunkte von ${c}`,
+    smallGroups: 'Kleine Gruppen mit örtlicher Reiseleitung',
+    guide: 'Örtliche Reiseleitung',
+    languages: 'Auf Englisch und Spanisch',
+    halfDay: 'Halber Tag',
+    hours: 'Etwa 4 Stunden',
+  },
+  fr: {
+    highlight: (c) => `L’un des incontournables de ${c}`,
+    smallGroups: 'Petits groupes avec guide local',
+    guide: 'Guide local',
+    languages: 'En anglais et en espagnol',
+    halfDay: 'Demi-journée',
+    hours: 'Environ 4 heures',
+  },
+};
 
 function addActivity(name: string, city: string, country: string, priceEur?: string) {
   const code = slugify(`${city}-${name}`).slice(0, 80);
@@ -804,10 +974,88 @@ function addActivity(name: string, city: string, country: string, priceEur?: str
       { icon: 'guide', label: 'Local guide', description: 'Guided in English and Spanish' },
       { icon: 'clock', label: 'Half day', description: 'About 4 hours' },
     ],
+    translations: each((l) => {
+      const t = activityText[l];
+      const place = inLang(cities, city, l);
+      return {
+        name: inLang(activityNames, name, l),
+        description: `${inLang(activityNames, name, l)}, ${place}.`,
+        city: place,
+        country: inLang(countries, country, l),
+        reasons: [grammar(l, t.highlight(place)), t.smallGroups],
+        amenities: [
+          { icon: 'guide', label: t.guide, description: t.languages },
+          { icon: 'clock', label: t.halfDay, description: t.hours },
+        ],
+      };
+    }),
   };
   if (priceEur) a.rate = { price_per_person: `${priceEur}.00`, currency: 'EUR' };
   activities.set(code, a);
   return code;
+}
+
+const transferText: Record<
+  Exclude<Lang, 'en'>,
+  {
+    shared: (c: string) => [string, string];
+    private: (c: string) => [string, string];
+    coach: (a: string, b: string) => string;
+    minivan: (a: string, b: string) => string;
+  }
+> = {
+  es: {
+    shared: (c) => [
+      `Aeropuerto de ${c} – hotel (compartido)`,
+      `Traslado compartido del aeropuerto de ${c} a tu hotel.`,
+    ],
+    private: (c) => [
+      `Aeropuerto de ${c} – hotel (coche privado)`,
+      `Coche privado con conductor desde el aeropuerto de ${c} directo a tu hotel.`,
+    ],
+    coach: (a, b) => `De ${a} a ${b} en autocar`,
+    minivan: (a, b) => `De ${a} a ${b} en minivan privada`,
+  },
+  ca: {
+    shared: (c) => [`Aeroport de ${c} – hotel (compartit)`, `Trasllat compartit de l’aeroport de ${c} al teu hotel.`],
+    private: (c) => [
+      `Aeroport de ${c} – hotel (cotxe privat)`,
+      `Cotxe privat amb xofer des de l’aeroport de ${c} directe al teu hotel.`,
+    ],
+    coach: (a, b) => `De ${a} a ${b} en autocar`,
+    minivan: (a, b) => `De ${a} a ${b} en monovolum privat`,
+  },
+  de: {
+    shared: (c) => [`Flughafen ${c} – Hotel (Shuttle)`, `Gemeinsamer Shuttle vom Flughafen ${c} zu Ihrem Hotel.`],
+    private: (c) => [
+      `Flughafen ${c} – Hotel (Privatwagen)`,
+      `Privatwagen mit Fahrer vom Flughafen ${c} direkt zu Ihrem Hotel.`,
+    ],
+    coach: (a, b) => `Von ${a} nach ${b} im Reisebus`,
+    minivan: (a, b) => `Von ${a} nach ${b} im privaten Minivan`,
+  },
+  fr: {
+    shared: (c) => [`Aéroport de ${c} – hôtel (navette)`, `Navette partagée de l’aéroport de ${c} à votre hôtel.`],
+    private: (c) => [
+      `Aéroport de ${c} – hôtel (voiture privée)`,
+      `Voiture privée avec chauffeur de l’aéroport de ${c} jusqu’à votre hôtel.`,
+    ],
+    coach: (a, b) => `De ${a} à ${b} en autocar`,
+    minivan: (a, b) => `De ${a} à ${b} en minivan privé`,
+  },
+};
+
+/** A transfer's translations: [name, description?] made from the translated city, plus city and country. */
+function transferTexts(place: string, country: string, make: (l: Exclude<Lang, 'en'>, city: string) => string[]) {
+  return each((l) => {
+    const [name, description] = make(l, city(place, l)).map((t) => grammar(l, t));
+    return {
+      name,
+      ...(description ? { description } : {}),
+      city: city(place, l),
+      country: inLang(countries, country, l),
+    };
+  });
 }
 
 function addTransfer(code: string, t: Record<string, unknown>) {
@@ -973,6 +1221,7 @@ function tourSuppliers(tour: Tour) {
           description: `Shared shuttle from ${stop.city} airport to your hotel.`,
           city: stop.city,
           country,
+          translations: transferTexts(stop.city, country, (l, c) => transferText[l].shared(c)),
           vehicle_type: 'shuttle',
           duration_minutes: 60,
         }),
@@ -985,6 +1234,7 @@ function tourSuppliers(tour: Tour) {
           description: `Private car with driver from ${stop.city} airport straight to your hotel.`,
           city: stop.city,
           country,
+          translations: transferTexts(stop.city, country, (l, c) => transferText[l].private(c)),
           images: [`transfers/${citySlug}-private.jpg`],
           vehicle_type: 'sedan',
           duration_minutes: 45,
@@ -1001,6 +1251,7 @@ function tourSuppliers(tour: Tour) {
           name: `${prev} to ${stop.city} by coach`,
           city: stop.city,
           country,
+          translations: transferTexts(stop.city, country, (l, c) => [transferText[l].coach(city(prev, l), c)]),
           vehicle_type: 'coach',
           duration_minutes: 180,
         }),
@@ -1013,6 +1264,7 @@ function tourSuppliers(tour: Tour) {
             name: `${prev} to ${stop.city} by private minivan`,
             city: stop.city,
             country,
+            translations: transferTexts(stop.city, country, (l, c) => [transferText[l].minivan(city(prev, l), c)]),
             vehicle_type: 'minivan',
             duration_minutes: 150,
             // one upsell transfer without a rate: offered but unpriced
@@ -1037,27 +1289,32 @@ function itinerary(tour: Tour, lang: Lang, dayActs: Map<number, { activity: stri
   tour.stops.forEach((stop, i) => {
     for (let k = 0; k < stop.nights; k++, day++) {
       const acts = dayActs.get(day) ?? [];
-      const included = acts.filter((a) => a.tier === 'included').map((a) => activities.get(a.activity)!.name as string);
+      // activity and city names in the page's language (the day titles quote them)
+      const included = acts
+        .filter((a) => a.tier === 'included')
+        .map((a) => inLang(activityNames, activities.get(a.activity)!.name as string, lang));
+      const here = city(stop.city, lang);
       let title: string;
       let description: string;
+      const before = i > 0 ? city(tour.stops[i - 1].city, lang) : '';
       if (k === 0 && i === 0) {
-        title = s.arrival(stop.city);
-        description = s.arrivalText(stop.city);
+        title = s.arrival(here);
+        description = s.arrivalText(here);
       } else if (k === 0) {
-        title = s.travel(tour.stops[i - 1].city, stop.city);
-        description = s.travelText(tour.stops[i - 1].city, stop.city);
+        title = s.travel(before, here);
+        description = s.travelText(before, here);
       } else if (included.length) {
-        title = s.visit(stop.city, included[0]);
+        title = s.visit(here, included[0]);
         description = s.visitText(listJoin(included, lang));
       } else {
-        title = s.free(stop.city);
-        description = s.freeText(stop.city);
+        title = s.free(here);
+        description = s.freeText(here);
       }
       days.push({
         day,
-        title,
-        description,
-        city: stop.city,
+        title: grammar(lang, title),
+        description: grammar(lang, description),
+        city: grammar(lang, here),
         country: tour.countryNames[lang],
         activities: acts,
       });
@@ -1068,7 +1325,7 @@ function itinerary(tour: Tour, lang: Lang, dayActs: Map<number, { activity: stri
     day,
     title: s.home,
     description: s.homeText,
-    city: last.city,
+    city: grammar(lang, city(last.city, lang)),
     country: tour.countryNames[lang],
     activities: [],
   });
@@ -1296,8 +1553,8 @@ tours.forEach((tour, tourIndex) => {
   for (const market of markets.filter((m) => m.is_active !== false)) {
     for (const lang of market.languages as Lang[]) {
       const s = say[lang];
-      const cities = listJoin(
-        tour.stops.map((st) => st.city),
+      const stops = listJoin(
+        tour.stops.map((st) => city(st.city, lang)),
         lang,
       );
       const status = notActive[`${market.code}/${lang}/${tour.code}`] ?? 'active';
@@ -1310,9 +1567,9 @@ tours.forEach((tour, tourIndex) => {
         sort_order: (tourIndex + 1) * 10,
         title: tour.titles[lang],
         subtitle: tour.subtitles[lang],
-        short_description: s.short(tour.days, cities),
-        long_description: s.long(tour.titles[lang], cities, tour.days),
-        highlights: tour.stops.map((st) => s.nights(st.nights, st.city)),
+        short_description: grammar(lang, s.short(tour.days, stops)),
+        long_description: grammar(lang, s.long(tour.titles[lang], stops, tour.days)),
+        highlights: tour.stops.map((st) => grammar(lang, s.nights(st.nights, city(st.city, lang)))),
         destination_info: s.info(tour.countryNames[lang]),
         url_slug: slugify(tour.titles[lang]),
         country_name: tour.countryNames[lang],

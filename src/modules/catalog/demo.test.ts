@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createTestDatabase } from '../../../test/support/db.js';
@@ -161,6 +162,81 @@ describe('loadDemo', () => {
     expect(price).toMatchObject({ price_from: null, offers_count: 0 });
     expect((await t.app.inject(`/api/uk/en/products/${mexico.id}/configurator`)).json().data.months).toEqual([]);
   });
+
+  it('shows activities, hotels and day titles in the page language (German Japan page, worked by hand)', async () => {
+    const detail = (await t.app.inject('/api/de/de/products/slug/japan-entdecken')).json().data;
+    type Day = { day_number: number; title: string; city: string; activities: { name: string; tier: string }[] };
+    const days: Day[] = detail.itinerary.flatMap((s: { days: Day[] }) => s.days);
+    const day2 = days.find((d) => d.day_number === 2)!;
+    expect(day2.title).toBe('Tokio: Spaziergang durch Asakusa zum Senso-ji-Tempel');
+    expect(day2.city).toBe('Tokio, Japan');
+    expect(day2.activities.map((a) => `${a.tier}: ${a.name}`)).toEqual([
+      'included: Spaziergang durch Asakusa zum Senso-ji-Tempel',
+      'extra: Morgentraining der Sumoringer',
+      'substitution: Teezeremonie in Yanaka',
+    ]);
+    expect(day2.activities[0]).toMatchObject({
+      city: 'Tokio, Japan',
+      reasons: ['Einer der Höhepunkte von Tokio', 'Kleine Gruppen mit örtlicher Reiseleitung'],
+      amenities: [
+        { icon: 'guide', label: 'Örtliche Reiseleitung', description: 'Auf Englisch und Spanisch' },
+        { icon: 'clock', label: 'Halber Tag', description: 'Etwa 4 Stunden' },
+      ],
+    });
+    const selection = detail.accommodations.find((a: { tier: string }) => a.tier === 'selection').stays[0].hotel;
+    expect(selection).toMatchObject({
+      name: 'Hotel Gracery Shinjuku',
+      description: 'Komfortabler 4-Sterne-Aufenthalt in Tokio.',
+      city: 'Tokio, Japan',
+    });
+    expect(detail.departure_airports[0]).toEqual({
+      iata_code: 'FRA',
+      name: 'Flughafen Frankfurt am Main',
+      city: 'Frankfurt',
+      country: 'Deutschland',
+    });
+  });
+
+  it('no active page of a non-English language shows an English activity name that has a translation', async () => {
+    const demo = JSON.parse(readFileSync(`${DEMO_DIR}/catalog.json`, 'utf8')) as {
+      markets: { code: string; is_active: boolean; languages: string[] }[];
+      activities: { name: string; translations?: Record<string, { name?: string }> }[];
+    };
+    // every activity is translated into every non-English language of an active market
+    const languages = [...new Set(demo.markets.filter((m) => m.is_active).flatMap((m) => m.languages))];
+    expect(languages.sort()).toEqual(['ca', 'de', 'en', 'es', 'fr']);
+    const untranslated = demo.activities.flatMap((a) =>
+      languages.filter((l) => l !== 'en' && !a.translations?.[l]?.name).map((l) => `${a.name} (${l})`),
+    );
+    expect(untranslated).toEqual([]);
+    // English name -> its translated names by language, where they differ
+    const english = new Map(demo.activities.map((a) => [a.name, a.translations ?? {}]));
+    const leaks: string[] = [];
+    let checked = 0;
+    for (const market of demo.markets.filter((m) => m.is_active)) {
+      for (const lang of market.languages.filter((l) => l !== 'en')) {
+        const list = (await t.app.inject(`/api/${market.code}/${lang}/products`)).json().data as { id: number }[];
+        for (const p of list) {
+          const detail = (await t.app.inject(`/api/${market.code}/${lang}/products/${p.id}`)).json().data;
+          for (const stop of detail.itinerary) {
+            for (const day of stop.days as { title: string; activities: { name: string }[] }[]) {
+              for (const a of day.activities) {
+                checked++;
+                const own = english.get(a.name)?.[lang]?.name;
+                if (own && own !== a.name) leaks.push(`${market.code}/${lang} #${p.id}: ${a.name}`);
+              }
+              for (const [name, translations] of english) {
+                const own = translations[lang]?.name;
+                if (own && own !== name && day.title.includes(name)) leaks.push(`${market.code}/${lang}: ${day.title}`);
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(leaks).toEqual([]);
+  }, 120_000);
 
   // last: it adds departures to the demo
   it('includes departure rules, so offers.generate keeps the calendar moving forward', async () => {
