@@ -1,8 +1,8 @@
 // SQL of the supply's translated texts. Each text is picked inside the query that reads its base
 // row (a correlated lookup on the translation table's primary key), so translating adds no query:
 // the first of the languages (textLanguages) whose translation names the field, else the base row.
-import { type Column, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type Column, getTableName, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   activities,
   activityTranslations,
@@ -15,23 +15,20 @@ import {
 } from '../../db/schema/index.js';
 
 interface Source {
-  /** SQL name of the translation table */
-  table: string;
+  /** the translation table */
+  table: PgTable;
   /** its column naming the base row */
-  parent: string;
+  parent: PgColumn;
   /** the base row's key the translation points at */
   key: PgColumn;
 }
 
 const SOURCES = {
-  activity: { table: 'activity_translations', parent: 'activity_id', key: activities.id },
-  hotel: { table: 'hotel_translations', parent: 'hotel_id', key: hotels.id },
-  transfer: { table: 'transfer_translations', parent: 'transfer_id', key: transfers.id },
-  airport: { table: 'airport_translations', parent: 'iata_code', key: airports.iataCode },
+  activity: { table: activityTranslations, parent: activityTranslations.activityId, key: activities.id },
+  hotel: { table: hotelTranslations, parent: hotelTranslations.hotelId, key: hotels.id },
+  transfer: { table: transferTranslations, parent: transferTranslations.transferId, key: transfers.id },
+  airport: { table: airportTranslations, parent: airportTranslations.iataCode, key: airports.iataCode },
 } satisfies Record<string, Source>;
-
-// the translation tables are named here by their SQL names; keep them imported so a rename breaks the build
-void [activityTranslations, hotelTranslations, transferTranslations, airportTranslations];
 
 /**
  * `base`'s text in the first of `languages` that has it, else `base` itself. `base` must be a
@@ -48,8 +45,8 @@ export function textIn<C extends Column>(
     languages.map((l) => sql`${l}`),
     sql`, `,
   )}]::text[]`;
-  return sql`COALESCE((SELECT tr.${field} FROM ${sql.identifier(s.table)} tr
-     WHERE tr.${sql.identifier(s.parent)} = ${s.key} AND tr.language = ANY(${list}) AND tr.${field} IS NOT NULL
+  return sql`COALESCE((SELECT tr.${field} FROM ${sql.identifier(getTableName(s.table))} tr
+     WHERE tr.${sql.identifier(s.parent.name)} = ${s.key} AND tr.language = ANY(${list}) AND tr.${field} IS NOT NULL
      ORDER BY array_position(${list}, tr.language) LIMIT 1), ${base})`.mapWith(base) as SQL<
     C['_']['data'] | (C['_']['notNull'] extends true ? never : null)
   >;
