@@ -166,7 +166,7 @@ function editPage(
     }`;
     const control = MULTILINE.has(f)
       ? html`<textarea ${attrs} rows="${f === 'description' ? 3 : 2}" placeholder="${shown(f, record.base[f])}">${value(lang, f)}</textarea>`
-      : html`<input ${attrs} value="${value(lang, f)}" placeholder="${shown(f, record.base[f])}">`;
+      : html`<input type="text" ${attrs} value="${value(lang, f)}" placeholder="${shown(f, record.base[f])}">`;
     return html`<div class="field"><label for="${id}">${FIELD_LABELS[f]} (${lang})</label>${control}${
       error ? html`<span class="error-text" id="${id}-error">${error}</span>` : ''
     }</div>`;
