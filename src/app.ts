@@ -110,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     concurrency: config.queue.concurrency,
     concurrencyByQueue: config.queue.concurrencyByQueue,
     pollingIntervalSeconds: config.queue.pollIntervalMs / 1000,
+    maintenanceIntervalSeconds: config.queue.maintenanceSeconds,
   });
   ctx.queue = queue;
   registerJobs(ctx);

@@ -70,6 +70,8 @@ export interface Config {
     concurrencyByQueue: Record<string, number>;
     /** how often an idle worker looks for new jobs */
     pollIntervalMs: number;
+    /** how often a job whose worker died (its time-out plus a margin passed) is failed and retried */
+    maintenanceSeconds: number;
   };
   /** connections in the PostgreSQL pool of one process */
   databasePoolSize: number;
@@ -344,6 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int(env, 'WORKER_CONCURRENCY', 5, 1, 100),
       concurrencyByQueue: perQueue(env, 'QUEUE_CONCURRENCY'),
       pollIntervalMs: int(env, 'QUEUE_POLL_INTERVAL_MS', 2000, 500, 60_000),
+      maintenanceSeconds: int(env, 'QUEUE_MAINTENANCE_SECONDS', 60, 1, 3_600),
     },
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
