@@ -11,10 +11,9 @@ import { type CheckoutCatalog, offer, seedCheckoutCatalog } from '../../../test/
 import { CookieJar, clientInput, travelerInput } from '../../../test/support/checkout-jar.js';
 import { insertPaidBooking } from '../../../test/support/flight-booking.js';
 import { type PaidBooking, paidBooking } from '../../../test/support/paid-booking.js';
+import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { waitFor } from '../../../test/support/wait.js';
 import { bookingBalances, bookings, offers } from '../../db/schema/index.js';
-import { parseArgs } from '../../platform/cli.js';
-import { taskCommand } from '../../tasks-command.js';
 import { saveCardForBalance } from '../balance/service.js';
 import { bookAllFlights } from '../bookings/flight-booking.js';
 import { runImport } from './import.js';
@@ -144,16 +143,7 @@ describe('bookings of an archived product and offer', () => {
   });
 
   it('still collects the balance on its due date', async () => {
-    const lines: string[] = [];
-    const args = parseArgs(taskCommand, ['balance.collect', '--as-of=2026-08-14']);
-    const code = await taskCommand.run(args, {
-      config: t.config,
-      database: t.database,
-      log: t.app.log,
-      out: (l: string) => lines.push(l),
-      err: (l: string) => lines.push(`ERR ${l}`),
-      app: t.app.ctx,
-    } as never);
+    const { code, lines } = await runTaskCommand(t, ['balance.collect', '--as-of=2026-08-14']);
     expect(code).toBe(0);
     expect(lines).toContain(`booking ${b.bookingId}: paid`);
     const [balance] = await t.database.db
