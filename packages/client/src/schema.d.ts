@@ -1215,8 +1215,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Product of any status (draft, inactive) through a signed URL
-         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID`. A missing, tampered or expired signature answers 403 invalid_signature.
+         * Product of any status but archived (draft, inactive) through a signed URL, with its price and configurator
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID` (or the console Preview button). A missing, tampered or expired signature answers 403 invalid_signature (403 market_inactive on a market that is not active). With a valid signature the market may be inactive. The detail carries `leading_price` and `configurator`, shaped as the `/leading-price` and `/configurator` data and computed from the bookable offers as for an active product. An archived product answers 404.
          */
         get: {
             parameters: {
@@ -1244,7 +1244,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
+                            data: ({
                                 /** @description market-product id */
                                 id: number;
                                 product_template_id: number;
@@ -1323,6 +1323,60 @@ export interface paths {
                                         }[];
                                     }[];
                                 }[];
+                            }) & {
+                                leading_price: {
+                                    product_by_market_id: number;
+                                    price_from: string | null;
+                                    /** @description currency code of the market */
+                                    currency: string;
+                                    /** @description number of bookable offers */
+                                    offers_count: number;
+                                };
+                                configurator: {
+                                    product_id: number;
+                                    departure_airports: {
+                                        iata_code: string;
+                                        city: string;
+                                    }[];
+                                    months: {
+                                        year: number;
+                                        month: number;
+                                        /** @description month name in the request language */
+                                        label: string;
+                                        min_price: string;
+                                        min_price_per_person: string;
+                                        dates: {
+                                            offer_id: number;
+                                            /** @description YYYY-MM-DD */
+                                            date: string;
+                                            day_label: string;
+                                            /** @description total for the offer pax_count travellers */
+                                            price: string;
+                                            price_per_person: string;
+                                            /** @description the remaining allotment still fits pax_count travellers */
+                                            available: boolean;
+                                            departure_airport: string;
+                                        }[];
+                                    }[];
+                                    room_types: {
+                                        code: string;
+                                        label: string;
+                                    }[];
+                                    labels: {
+                                        information: string;
+                                        origin: string;
+                                        travelers: string;
+                                        rooms: string;
+                                        choose_date: string;
+                                        configure_trip: string;
+                                        help_text: string;
+                                        per_person: string;
+                                    };
+                                    currency: {
+                                        code: string;
+                                        symbol: string;
+                                    };
+                                };
                             };
                         };
                     };
