@@ -415,6 +415,31 @@ async function check(doc: Record<string, unknown>, ctx: ImportContext): Promise<
     }
   });
 
+  // tours are named by template code: an unknown code is reported where it stands
+  const named = [
+    ...regionList.flatMap((r, i) =>
+      Object.entries(r.translations ?? {}).flatMap(([locale, t]) =>
+        (t.experiences?.phases ?? []).flatMap((p, j) =>
+          (p.products ?? []).map((code, k) => ({
+            code,
+            path: `/regions/${i}/translations/${locale}/experiences/phases/${j}/products/${k}`,
+          })),
+        ),
+      ),
+    ),
+    ...countryList.flatMap((c, i) =>
+      (c.products ?? []).map((code, k) => ({ code, path: `/countries/${i}/products/${k}` })),
+    ),
+  ];
+  if (named.length) {
+    const known = await templateIdsByCode(ctx.db, [...new Set(named.map((x) => x.code))]);
+    // the catalog section of the same document may bring the template
+    const inDoc = new Set(((doc.product_templates ?? []) as { code?: string }[]).map((t) => t.code));
+    for (const x of named) {
+      if (!known.has(x.code) && !inDoc.has(x.code)) add(x.path, `unknown product template '${x.code}'`);
+    }
+  }
+
   const about = doc.about_us as AboutUsIn | undefined;
   if (about) {
     if (!stored.aboutUs) requireForNew(add, '/about_us', about, ['status'], 'About Us page');

@@ -56,12 +56,16 @@ export function verifyContentPreview(
   return verifyUrlSignature(appKey, message(t), expires, signature, now);
 }
 
-/** The full signed preview URL (APP_URL + path), valid PREVIEW_URL_TTL_MINUTES from `now`. */
+/**
+ * The signed preview URL, valid PREVIEW_URL_TTL_MINUTES from `now`, under `base` (APP_URL; the
+ * console passes '' for a link on its own origin, which serves the API too).
+ */
 export function previewUrl(
   config: Pick<Config, 'appKey' | 'appUrl' | 'previewTtlMinutes'>,
   t: PreviewTarget,
   now: Date,
-) {
+  base = config.appUrl,
+): string {
   const { expires, signature } = signContentPreview(config.appKey, t, now, config.previewTtlMinutes);
-  return `${config.appUrl}${contentPreviewPath(t)}?expires=${expires}&signature=${signature}`;
+  return `${base}${contentPreviewPath(t)}?expires=${expires}&signature=${signature}`;
 }

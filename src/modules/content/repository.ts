@@ -158,3 +158,31 @@ export async function findAboutUs(db: DbOrTx, locale: string, preview = false) {
     .where(visible(aboutUsPages.status, preview));
   return row;
 }
+
+// ------------------------------------------------------------------ editor reads (the console)
+
+/** Every region, country and About Us row with every translation, any status (content is small). */
+export async function contentForEditor(db: DbOrTx) {
+  const [r, rt, c, ct, cp, a, at, l] = await Promise.all([
+    db.select().from(regions).orderBy(asc(regions.sortOrder), asc(regions.slug)),
+    db.select().from(regionTranslations).orderBy(asc(regionTranslations.locale)),
+    db.select().from(countries).orderBy(asc(countries.sortOrder), asc(countries.slug)),
+    db.select().from(countryTranslations).orderBy(asc(countryTranslations.locale)),
+    db.select().from(countryProducts).orderBy(asc(countryProducts.sortOrder)),
+    db.select().from(aboutUsPages),
+    db.select().from(aboutUsTranslations).orderBy(asc(aboutUsTranslations.locale)),
+    db.select().from(regionLabels).orderBy(asc(regionLabels.locale)),
+  ]);
+  const codes = await templateCodes(db, [...new Set(cp.map((x) => x.templateId))]);
+  return {
+    regions: r,
+    regionTexts: rt,
+    countries: c,
+    countryTexts: ct,
+    countryCodes: (countryId: number) =>
+      cp.filter((x) => x.countryId === countryId).flatMap((x) => codes.get(x.templateId) ?? []),
+    aboutUs: a[0],
+    aboutUsTexts: at,
+    labels: l,
+  };
+}
