@@ -1,8 +1,9 @@
 // Console forms that save through the importer (the catalog and content editors): a form's fields
 // map to the keys of one import-document record, so a save is validated by the import's own rules
 // and every ImportProblem is shown next to the field it names. Shared by both editors.
-import { type Html, html } from '../../platform/html.js';
+
 import type { ImportProblem } from '../../import/section.js';
+import { type Html, html } from '../../platform/html.js';
 
 /** Messages per form field; '' holds the ones that name no field of the form. */
 export type FieldErrors = Record<string, string[]>;
