@@ -325,4 +325,17 @@ describe('content console pages', () => {
     const v = await signIn(t.app, { permissions: VIEW });
     expect((await post('/admin/content/labels/es_ES', v, { hero_button_primary: 'x' })).statusCode).toBe(403);
   });
+
+  it('creates the About Us page as a draft on its first save when there is none', async () => {
+    await t.database.query('DELETE FROM about_us_pages');
+    const a = await signIn(t.app, { permissions: EDIT });
+    const page = await get('/admin/content/about-us', a.cookie);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('>Save</button>');
+    const res = await post('/admin/content/about-us/texts/es_ES', a, { title: 'Quiénes somos', trailers: '' });
+    expect(res.statusCode).toBe(303);
+    expect(await one('SELECT status, video_url FROM about_us_pages')).toEqual({ status: 'draft', video_url: null });
+    expect((await get('/api/es/es/cms/about-us')).json().data).toBeNull();
+    expect((await audits('about_us.create')).at(-1)).toMatchObject({ actor: a.email, resource_id: 'about_us' });
+  });
 });

@@ -58,10 +58,10 @@ function tabs(p: PageContext): Html {
     ['/admin/content/labels', 'Region labels'],
     ['/admin/content/home', 'Home'],
   ];
-  return html`<nav class="tabs" aria-label="Content"><ul>${items.map(
+  return html`<nav class="tabs" aria-label="Content">${items.map(
     ([href, label]) =>
-      html`<li><a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${label}</a></li>`,
-  )}</ul></nav>`;
+      html`<a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${label}</a>`,
+  )}</nav>`;
 }
 
 function page(p: PageContext, title: string, body: Html): string {
@@ -81,7 +81,7 @@ ${enabled ? html`<div class="actions"><button type="submit">${button}</button></
 }
 
 function statusButtons(p: PageContext, r: EditorRecord): Html {
-  if (!can(p, 'publish_content')) return html``;
+  if (!can(p, 'publish_content') || r.unsaved) return html``;
   const next: Record<string, [string, string][]> = {
     draft: [
       ['active', 'Publish'],

@@ -118,6 +118,8 @@ export interface EditorRecord {
   status: ContentStatus;
   values: Record<string, unknown>;
   texts: Record<string, EditorText>;
+  /** About Us before its first save: the first save creates it as a draft */
+  unsaved?: true;
 }
 
 const media = (m: { src: string | null; alt: string | null } | null) => (m ? { src: m.src, alt: m.alt } : null);
@@ -237,8 +239,10 @@ export async function editorContent(ctx: AppContext) {
 
 export async function editorRecord(ctx: AppContext, kind: RecordKind, slug: string): Promise<EditorRecord> {
   const all = await editorContent(ctx);
-  const found =
-    kind === 'about_us' ? all.aboutUs : (kind === 'region' ? all.regions : all.countries).find((r) => r.slug === slug);
+  if (kind === 'about_us') {
+    return all.aboutUs ?? { kind, slug: '', status: 'draft', values: { video_url: null }, texts: {}, unsaved: true };
+  }
+  const found = (kind === 'region' ? all.regions : all.countries).find((r) => r.slug === slug);
   if (!found) throw new AppError(404, `${kind}_not_found`, `No ${kind.replace('_', ' ')} '${slug}'.`);
   return found;
 }
@@ -272,7 +276,9 @@ export function saveDocument(s: ContentSave): { doc: Record<string, unknown>; pr
   if (s.kind === 'home') return { doc: { regions: s.fields.regions }, prefix: '/regions' };
   const texts = s.locale ? { translations: { [s.locale]: s.fields } } : s.fields;
   const suffix = s.locale ? `/translations/${s.locale}` : '';
-  if (s.kind === 'about_us') return { doc: { about_us: texts }, prefix: `/about_us${suffix}` };
+  if (s.kind === 'about_us') {
+    return { doc: { about_us: s.create ? { ...texts, status: 'draft' } : texts }, prefix: `/about_us${suffix}` };
+  }
   const record = s.create ? { ...s.fields, status: 'draft' } : { slug: s.slug, ...texts };
   return { doc: { [SECTION[s.kind]]: [record] }, prefix: `/${SECTION[s.kind]}/0${suffix}` };
 }
@@ -340,10 +346,12 @@ export type SaveResult = { ok: true } | { ok: false; problems: ImportProblem[]; 
 export async function saveContent(
   ctx: AppContext,
   actor: AdminActor,
-  s: ContentSave,
+  input: ContentSave,
   opts: { check?: boolean } = {},
 ): Promise<SaveResult> {
-  const stored = await storedFor(ctx, s);
+  const stored = await storedFor(ctx, input);
+  // the About Us page is a singleton: its first save creates it, as a draft
+  const s = input.kind === 'about_us' && !stored ? { ...input, create: true } : input;
   const decision = decide(s, s.create ? undefined : stored);
   assertAllowed(actor.grant, decision.permission);
   const { doc, prefix } = saveDocument(s);
