@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { seedContentWorld } from '../../../test/support/content-doc.js';
 import { applyContent } from '../../../test/support/content-fixture.js';
+import type { CliContext } from '../../platform/cli.js';
+import { commands } from './commands.js';
 import { contentPreviewPath, type PreviewTarget, previewUrl, signContentPreview } from './preview.js';
 
 let t: TestApp;
@@ -125,5 +127,28 @@ describe('content preview', () => {
     expect((await get(signed({ kind: 'region', slug: 'oceania', market: 'de', lang: 'de' }))).json().error).toBe(
       'region_not_found',
     );
+  });
+
+  it('prints a preview URL from the command line, whose link opens the record', async () => {
+    const run = async (...positional: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const cli = { config: t.app.ctx.config, out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+      const code = await commands['content:preview-url']!.run(
+        { positional, options: {} },
+        cli as unknown as CliContext,
+      );
+      return { code, out, err };
+    };
+    const country = await run('country', 'fiji', 'es', 'es');
+    expect(country.code).toBe(0);
+    expect(country.out[0]).toMatch(
+      /^http:\/\/api\.test\/api\/es\/es\/cms\/countries\/fiji\/preview\?expires=\d+&signature=/,
+    );
+    // the command signs with the wall clock; the link is valid for the test app's fixed clock too
+    expect((await get(country.out[0]!.slice('http://api.test'.length))).statusCode).toBe(200);
+    expect((await run('about-us', 'de', 'de')).out[0]).toMatch(/\/api\/de\/de\/cms\/about-us\/preview\?/);
+    expect((await run('region', 'es', 'es')).code).toBe(2);
+    expect((await run('tour', 'x', 'es', 'es')).err[0]).toMatch(/^usage: /);
   });
 });
