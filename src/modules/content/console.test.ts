@@ -106,6 +106,7 @@ describe('content console pages', () => {
     const page = await get('/admin/content/regions/oceania', a.cookie);
     expect(page.body).toContain('>Save</button>');
     expect(page.body).not.toContain('>Publish</button>');
+    expect(page.body).not.toContain('>Archive');
     const href = page.body.match(/href="(\/api\/es\/es\/cms\/regions\/oceania\/preview\?[^"]+)" target="_blank"/)?.[1];
     expect(href).toBeDefined();
     const preview = await get(href!.replaceAll('&amp;', '&'));
