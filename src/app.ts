@@ -16,6 +16,7 @@ import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
+import { contentConsoleRoutes } from './modules/content/console.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { syncConsoleRoutes } from './modules/crm/console.js';
 import { flightsRoutes } from './modules/flights/routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     syncConsoleRoutes,
     jobConsoleRoutes,
     mailConsoleRoutes,
+    contentConsoleRoutes,
   ]);
 
   return app as unknown as App;

@@ -2184,6 +2184,416 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{market}/{lang}/cms/regions/{slug}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A region of any status (draft, inactive, archived) through a signed URL
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Market code, letters only, case-insensitive (es, DE, ...) */
+                    market: string;
+                    /** @description Language code, letters only, case-insensitive */
+                    lang: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                slug: string;
+                                name: string;
+                                description: string | null;
+                                image: string | null;
+                                fullWidthImage: string | null;
+                                quote: string | null;
+                                /** @description null when the translation has no experiences */
+                                experiences: {
+                                    intro: {
+                                        eyebrow: string | null;
+                                        title: string | null;
+                                        description: string | null;
+                                        /** @description src is an absolute URL */
+                                        media: {
+                                            src: string | null;
+                                            alt: string | null;
+                                        } | null;
+                                        /** @description src is an absolute URL */
+                                        previewMedia: {
+                                            src: string | null;
+                                            alt: string | null;
+                                        } | null;
+                                    };
+                                    phases: {
+                                        id: string;
+                                        title: string | null;
+                                        caption: string | null;
+                                        experienceName: string | null;
+                                        modalTitle: string | null;
+                                        triggerAriaLabel: string | null;
+                                        /** @description src is an absolute URL */
+                                        media: {
+                                            src: string | null;
+                                            alt: string | null;
+                                        } | null;
+                                        /** @description the phase's tours (product template codes) sold as an active product in the request's market and language */
+                                        relatedTrips: {
+                                            /** @description market product id */
+                                            id: string;
+                                            /** @description FRONTEND_URL + /<tour path slug of the language>/<translated url_slug> */
+                                            href: string;
+                                            /** @description the product's localized country name */
+                                            country: string;
+                                            title: string;
+                                            /** @description day cities joined by ' · ' */
+                                            itinerary: string;
+                                            /** @description localized, e.g. "12 days", "12 días" */
+                                            duration: string;
+                                        }[];
+                                    }[];
+                                } | null;
+                                ctaHeading: string | null;
+                                ctaSubheading: string | null;
+                                ctaButtonText: string | null;
+                                /** @description active countries translated in the locale, by sort_order */
+                                countries: {
+                                    slug: string;
+                                    name: string;
+                                    description: string | null;
+                                    image: string | null;
+                                    images: string[];
+                                    population: string | null;
+                                    area: string | null;
+                                    currency: string | null;
+                                    bestTime: string | null;
+                                    languages: string | null;
+                                    populationLabel: string | null;
+                                    areaLabel: string | null;
+                                    currencyLabel: string | null;
+                                    bestTimeLabel: string | null;
+                                    languagesLabel: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/cms/countries/{slug}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A country of any status through a signed URL
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Market code, letters only, case-insensitive (es, DE, ...) */
+                    market: string;
+                    /** @description Language code, letters only, case-insensitive */
+                    lang: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                slug: string;
+                                name: string;
+                                description: string | null;
+                                image: string | null;
+                                images: string[];
+                                population: string | null;
+                                area: string | null;
+                                currency: string | null;
+                                bestTime: string | null;
+                                languages: string | null;
+                                populationLabel: string | null;
+                                areaLabel: string | null;
+                                currencyLabel: string | null;
+                                bestTimeLabel: string | null;
+                                languagesLabel: string | null;
+                                tagline: string | null;
+                                experiences: {
+                                    image: string | null;
+                                    title: string;
+                                    tag: string | null;
+                                    description: string | null;
+                                    /** @description null when the tour has no active product in the request market and language */
+                                    product: {
+                                        /** @description market product id */
+                                        id: number;
+                                        title: string;
+                                        /** @description translated url_slug */
+                                        slug: string;
+                                        /** @description /<tour path slug of the language>/<url_slug> */
+                                        path: string;
+                                        durationDays: number;
+                                        /** @description lowest price per person among bookable offers; null when none is bookable */
+                                        priceFrom: string | null;
+                                        /** @description market currency code */
+                                        currency: string;
+                                        image: string | null;
+                                        /** @description day cities joined by ' · ' */
+                                        itinerary: string;
+                                    } | null;
+                                }[];
+                                region: {
+                                    slug: string;
+                                    name: string;
+                                };
+                                /** @description the other active countries of the same region, by sort_order */
+                                relatedCountries: {
+                                    slug: string;
+                                    name: string;
+                                    tagline: string | null;
+                                    image: string | null;
+                                    /** @description region name */
+                                    region: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/cms/about-us/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The About Us page of any status through a signed URL
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Market code, letters only, case-insensitive (es, DE, ...) */
+                    market: string;
+                    /** @description Language code, letters only, case-insensitive */
+                    lang: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description null when no active page is translated in the locale */
+                            data: {
+                                headerSection: {
+                                    title: string;
+                                    leadCaption: string | null;
+                                    supportingCaption: string | null;
+                                    /** @description null when the page has no video_url */
+                                    media: {
+                                        /** @enum {string} */
+                                        kind: "video";
+                                        src: string;
+                                        /** @description the page title */
+                                        title: string;
+                                    } | null;
+                                };
+                                captionSection: {
+                                    text: string | null;
+                                };
+                                trailersSection: {
+                                    /** @description entries lacking href, poster image or poster alt are left out */
+                                    items: {
+                                        /** @description stored id, else trailer-<position in the stored list, from 1> */
+                                        id: string;
+                                        href: string;
+                                        posterSrc: string;
+                                        posterAlt: string;
+                                        /** @description stored aria label, else the poster alt */
+                                        ariaLabel: string;
+                                        /** @description stored target, else _blank for absolute URLs and _self for site paths */
+                                        target: "_self" | "_blank";
+                                    }[];
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{market}/{lang}/checkout/{offerId}": {
         parameters: {
             query?: never;
