@@ -166,7 +166,7 @@ function storageError(what: string, path: string, bucket: string, err: unknown, 
   const cause = timedOut
     ? 'no answer in time'
     : status === 403
-      ? 'access denied (403): check S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and the bucket policy'
+      ? 'access denied (403)'
       : status
         ? `HTTP ${status} (${e.name})`
         : `${e.name}: ${e.message}`;
