@@ -16,6 +16,9 @@ interface FilePart {
   truncated: boolean;
 }
 
+/** a caller that does not accept HTML (Accept: application/json) */
+const wantsJson = (request: FastifyRequest) => !String(request.headers.accept ?? 'text/html').includes('html');
+
 const sizeOf = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
 
 async function mediaPage(
@@ -107,9 +110,12 @@ export async function mediaConsoleRoutes(app: FastifyInstance, ctx: AppContext):
             );
           }
           const uploaded = await storeUpload(ctx, file.bytes, file.filename, p.actor);
-          return sendPage(reply, await mediaPage(ctx, p, { uploaded }), uploaded.created ? 201 : 200);
+          const status = uploaded.created ? 201 : 200;
+          if (wantsJson(request)) return reply.status(status).send({ data: uploaded });
+          return sendPage(reply, await mediaPage(ctx, p, { uploaded }), status);
         } catch (err) {
-          if (!(err instanceof AppError) || err.status === 403 || err.status >= 500) throw err;
+          // a script or htmx asking for JSON gets the error envelope with the refusal's code
+          if (!(err instanceof AppError) || err.status === 403 || err.status >= 500 || wantsJson(request)) throw err;
           return sendPage(reply, await mediaPage(ctx, p, { error: err.message }), err.status);
         }
       },

@@ -206,6 +206,45 @@ describe('POST /admin/media (the console upload)', () => {
     );
   });
 
+  it('answers a caller asking for JSON with the stored upload, or the error envelope and its code', async () => {
+    const a = await signIn(t.app, { permissions: ['edit_catalog'] });
+    const post = (bytes: Uint8Array, filename: string) => {
+      const { payload, headers } = multipartBody({}, { name: 'file', filename, type: 'image/png', bytes });
+      return t.app.inject({
+        method: 'POST',
+        url: '/admin/media',
+        payload,
+        headers: { ...headers, cookie: a.cookie, 'x-csrf-token': a.csrf, accept: 'application/json' },
+      });
+    };
+    const gif = Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 2, 0, 3, 0, 0, 0, 0, 0x3b]);
+    const ok = await post(gif, 'dot.gif');
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toEqual({
+      data: {
+        path: `uploads/${sha(gif)}.gif`,
+        url: `http://api.test/storage/uploads/${sha(gif)}.gif`,
+        contentType: 'image/gif',
+        bytes: 14,
+        width: 2,
+        height: 3,
+        created: true,
+      },
+    });
+    const cases: [Uint8Array, number, string][] = [
+      [Buffer.from('just text, named .png'), 415, 'media_type_unsupported'],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 415, 'media_svg_refused'],
+      [Buffer.alloc(20_001, 0x89), 413, 'media_too_large'],
+      [encodePng(10, 301, () => [0, 0, 0]), 422, 'media_dimensions_too_large'],
+      [png.subarray(0, 16), 422, 'media_unreadable'],
+    ];
+    for (const [bytes, status, code] of cases) {
+      const res = await post(bytes, 'x.png');
+      expect(res.statusCode, code).toBe(status);
+      expect(res.json().error, code).toBe(code);
+    }
+  });
+
   it('needs an edit permission and the CSRF token; the page needs a view permission', async () => {
     const viewer = await signIn(t.app, { permissions: ['view_catalog'] });
     expect((await t.app.inject({ url: '/admin/media', headers: { cookie: viewer.cookie } })).statusCode).toBe(200);

@@ -1,6 +1,7 @@
 // Where media bytes live: a local directory (MEDIA_DIR, the default) or an S3-compatible bucket
 // (S3_BUCKET and friends) through the official AWS SDK v3 client. Both answer the same port, so
 // /storage serves either and the stored paths never change when a site moves to a bucket.
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
@@ -75,7 +76,7 @@ export class LocalMediaStore implements MediaStore {
   async put(path: string, bytes: Uint8Array): Promise<void> {
     const full = this.file(path);
     await mkdir(dirname(full), { recursive: true });
-    const tmp = `${full}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = `${full}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(tmp, bytes);
     await rename(tmp, full);
   }
