@@ -25,6 +25,8 @@ import { leadRoutes } from './modules/leads/routes.js';
 import { mailConsoleRoutes } from './modules/mail/console.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
+import { mediaConsoleRoutes } from './modules/media/console.js';
+import { mediaRoutes } from './modules/media/routes.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
@@ -152,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await marketRoutes(app, ctx);
   await catalogRoutes(app, ctx);
   await contentRoutes(app, ctx);
+  await mediaRoutes(app, ctx);
   await checkoutRoutes(app, ctx);
   await flightsRoutes(app, ctx);
   await balanceRoutes(app, ctx);
@@ -168,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     jobConsoleRoutes,
     mailConsoleRoutes,
     contentConsoleRoutes,
+    mediaConsoleRoutes,
   ]);
 
   return app as unknown as App;

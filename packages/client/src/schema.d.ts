@@ -2594,6 +2594,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/storage/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored image or video
+         * @description The file behind every image and video URL the API returns (`ASSET_BASE_URL/<path>`, by default `APP_URL/storage/<path>`). Uploads are named by the sha256 of their bytes and cached for a year (`immutable`); the ETag answers `If-None-Match` with 304. A path with `..`, a NUL or other characters than letters, digits, `.`, `_`, `-` and `/` is refused with 400 `media_path_invalid`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the stored path, e.g. uploads/<sha256>.png */
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file, with its type, length, ETag and Cache-Control. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description An outside service answered with an error. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Response. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A stored image or video
+         * @description The file behind every image and video URL the API returns (`ASSET_BASE_URL/<path>`, by default `APP_URL/storage/<path>`). Uploads are named by the sha256 of their bytes and cached for a year (`immutable`); the ETag answers `If-None-Match` with 304. A path with `..`, a NUL or other characters than letters, digits, `.`, `_`, `-` and `/` is refused with 400 `media_path_invalid`.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the stored path, e.g. uploads/<sha256>.png */
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file, with its type, length, ETag and Cache-Control. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description An outside service answered with an error. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Response. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        patch?: never;
+        trace?: never;
+    };
     "/api/{market}/{lang}/checkout/{offerId}": {
         parameters: {
             query?: never;
