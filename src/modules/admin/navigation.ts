@@ -16,6 +16,7 @@ export const navigation: NavItem[] = [
   { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },
   { href: '/admin/jobs', label: 'Jobs', permission: 'view_job' },
   { href: '/admin/outbox', label: 'Outbox', permission: 'view_mail' },
+  { href: '/admin/catalog', label: 'Catalog', permission: 'view_catalog' },
   { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
   { href: '/pulse', label: 'Pulse', permission: 'view_dashboard' },
   { href: '/telescope', label: 'Telescope', permission: 'view_dashboard' },
