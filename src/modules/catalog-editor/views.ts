@@ -207,7 +207,7 @@ function templateForm(p: PageContext, d: ProductPageData): Html {
   const hotels = d.choices.hotels.map((h) => ({ value: h.code, label: `${h.code} (${h.name})` }));
   const transfers = d.choices.transfers.map((t) => ({ value: t.code, label: `${t.code} (${t.name})` }));
   return html`<section class="card" aria-labelledby="tpl-h"><h2 id="tpl-h">Hotels and transfers (tour ${d.product.template})</h2>
-<p class="muted">Shared by every market and language of the tour${d.templateNonDraft ? html`: ${d.templateNonDraft} of its products are not drafts, so changes need publish_catalog` : ''}.</p>
+<p class="muted">Shared by every market and language of the tour${d.templateNonDraft ? html`; products of it that are not drafts: ${d.templateNonDraft}, so changes need publish_catalog` : ''}.</p>
 ${summary(f, label)}
 <form method="post" action="/admin/catalog/templates/${d.product.template}" novalidate>${csrfField(p.csrfToken)}
 <input type="hidden" name="product" value="${d.product.id}">
