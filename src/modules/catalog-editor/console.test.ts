@@ -11,6 +11,7 @@ import { encodeForm, fieldErrors, formValues } from '../../../test/support/conso
 import { adminAuditLog, marketProducts, markets, offerRules, offers, productTemplates } from '../../db/schema/index.js';
 import { catalogRevisionOf } from '../catalog/import.js';
 import { productIdByKey } from './repository.js';
+import { setProductStatus } from './service.js';
 
 let t: TestApp;
 let viewer: SignedIn;
@@ -229,6 +230,15 @@ describe('product pages', () => {
     expect((await post(`/admin/catalog/products/${ids.esEn}/status/publish`, publisher, {})).statusCode).toBe(409);
   });
 
+  it('checks publish_catalog in the use case too, whoever calls it', async () => {
+    const actor = { userId: editor.userId, email: editor.email, name: 'Editor', roles: [], ip: '127.0.0.1' };
+    const grant = { permissions: ['view_catalog', 'edit_catalog'] };
+    await expect(setProductStatus(t.app.ctx, { ...actor, grant }, ids.peru, 'unpublish')).rejects.toMatchObject({
+      status: 403,
+    });
+    expect((await product(ids.peru)).status).toBe('active');
+  });
+
   it('archives after a confirmation step and restores as a draft (publish_catalog)', async () => {
     const confirm = await post(`/admin/catalog/products/${ids.esEn}/archive/confirm`, publisher, {});
     expect(confirm.statusCode).toBe(200);
@@ -340,6 +350,9 @@ describe('offers', () => {
     const [after] = await t.database.db.select().from(offerRules).where(eq(offerRules.code, 'je-de-weekly'));
     expect([after?.seats, after?.weekdays]).toEqual([20, [1, 5]]);
     expect((await auditRows('offer_rule.update')).length).toBe(1);
+    const dup = await post(`/admin/catalog/products/${ids.de}/rules`, editor, { code: 'je-de-weekly' });
+    expect(dup.statusCode).toBe(422);
+    expect(fieldErrors(dup.body, 'code')).toEqual(["rule 'je-de-weekly' exists"]);
   });
 });
 
@@ -403,6 +416,9 @@ describe('markets', () => {
     const fr = await market('fr');
     expect([fr.name, fr.isActive, fr.timezone]).toEqual(['France', false, 'Europe/Paris']);
     expect((await get('/api/fr/fr/products')).statusCode).not.toBe(200);
+    const dup = await post('/admin/catalog/markets', editor, { code: 'fr', name: 'Encore' });
+    expect(dup.statusCode).toBe(422);
+    expect(fieldErrors(dup.body, 'code')).toEqual(["market 'fr' exists"]);
     const [audit] = await t.database.db
       .select()
       .from(adminAuditLog)
