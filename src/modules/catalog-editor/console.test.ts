@@ -64,6 +64,11 @@ describe('product pages', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toMatch(/<button type="submit"[^>]*>(Save|Publish|Archive)/);
     expect(page.body).toContain('Preview');
+    // the tour's texts in the market's other languages
+    expect(page.body).toContain(`<a href="/admin/catalog/products/${ids.esEs}">es</a>`);
+    expect(page.body).toContain('<strong>en</strong>');
+    const editorPage = await get(`/admin/catalog/products/${ids.esEs}`, editor);
+    expect(editorPage.body).toContain(`<a href="/admin/catalog/products/${ids.esEn}">en</a>`);
     // the console's navigation links the editor
     expect(page.body).toContain('<a href="/admin/catalog" aria-current="page">Catalog</a>');
     const refused = await post(`/admin/catalog/products/${ids.esEn}`, viewer, { title: 'Nope' });
@@ -91,6 +96,18 @@ describe('product pages', () => {
     expect((await get(`/api/es/en/products/${id}`)).statusCode).toBe(404);
     const [audit] = await auditRows('product.create');
     expect([audit?.actor, audit?.resourceId]).toEqual([editor.email, String(id)]);
+
+    // the other languages of the market link to a prefilled form
+    const peruPage = await get(`/admin/catalog/products/${ids.peru}`, editor);
+    expect(peruPage.body).toContain(
+      '<a href="/admin/catalog/products/new?template=peru-inca-trail&amp;market=es&amp;language=ca">add ca</a>',
+    );
+    const prefilled = await get('/admin/catalog/products/new?template=peru-inca-trail&market=es&language=ca', editor);
+    expect(formValues(prefilled.body, '/admin/catalog/products')).toMatchObject({
+      template: 'peru-inca-trail',
+      market: 'es',
+      language: 'ca',
+    });
 
     const again = await post('/admin/catalog/products', editor, {
       template: 'peru-inca-trail',

@@ -184,7 +184,10 @@ export async function catalogEditorConsoleRoutes(app: FastifyInstance, ctx: AppC
   });
 
   app.get('/admin/catalog/products/new', edit, async (request, reply) => {
-    const form = { values: {}, problems: noProblems() };
+    // "add es" on a product page names the tour, market and language
+    const q = request.query as Record<string, string | undefined>;
+    const values = { template: clean(q.template), market: clean(q.market, 3), language: clean(q.language, 2) };
+    const form = { values, problems: noProblems() };
     return sendPage(reply, views.newProductPage(pageOf(request), form, await repo.choices(db())));
   });
 
@@ -214,7 +217,12 @@ export async function catalogEditorConsoleRoutes(app: FastifyInstance, ctx: AppC
       repo.listOffers(db(), { product: id }, 1, 500),
       repo.productRules(db(), id),
     ]);
-    const tpl = await repo.templateByCode(db(), mp.template);
+    const [tpl, siblings] = await Promise.all([
+      repo.templateByCode(db(), mp.template),
+      repo.siblingLanguages(db(), mp.templateId, mp.marketId),
+    ]);
+    const marketLanguages = choices.markets.find((m) => m.code === mp.market)?.languages ?? [];
+    const languages = new Map([...marketLanguages, ...siblings.keys()].map((l) => [l, siblings.get(l)]));
     const mayEdit = allows(p.actor.grant, 'edit_catalog') && allows(p.actor.grant, permissionToChange(mp.status));
     const mayEditTemplate =
       allows(p.actor.grant, 'edit_catalog') &&
@@ -237,6 +245,7 @@ export async function catalogEditorConsoleRoutes(app: FastifyInstance, ctx: AppC
         choices,
         offers: offers.rows,
         rules,
+        languages,
         done: doneOf(request),
       }),
       over.status ?? 200,

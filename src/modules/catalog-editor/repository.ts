@@ -106,6 +106,7 @@ export async function productRow(db: DbOrTx, id: number) {
       countryName: marketProducts.countryName,
       heroImage: marketProducts.heroImage,
       templateId: marketProducts.templateId,
+      marketId: marketProducts.marketId,
       templateTitle: productTemplates.title,
       tripDurationDays: productTemplates.tripDurationDays,
     })
@@ -116,6 +117,15 @@ export async function productRow(db: DbOrTx, id: number) {
   return row;
 }
 export type ProductRecord = NonNullable<Awaited<ReturnType<typeof productRow>>>;
+
+/** The languages the tour is sold in within the market: language -> market product id. */
+export async function siblingLanguages(db: DbOrTx, templateId: number, marketId: number) {
+  const rows = await db
+    .select({ id: marketProducts.id, language: marketProducts.language })
+    .from(marketProducts)
+    .where(and(eq(marketProducts.templateId, templateId), eq(marketProducts.marketId, marketId)));
+  return new Map(rows.map((r) => [r.language, r.id]));
+}
 
 /** The id of a market product by its natural key (after a create). */
 export async function productIdByKey(db: DbOrTx, template: string, market: string, language: string) {

@@ -183,7 +183,24 @@ export interface ProductPageData {
   choices: repo.Choices;
   offers: repo.OfferRecord[];
   rules: repo.RuleRecord[];
+  /** the market's languages -> this tour's product in it, if there is one */
+  languages: Map<string, number | undefined>;
   done?: string;
+}
+
+/** The tour's texts in the market's other languages: a link to each, or to create it. */
+function languageLinks(p: PageContext, d: ProductPageData): Html {
+  const canCreate = allows(p.actor.grant, 'edit_catalog');
+  const mp = d.product;
+  return html`${[...d.languages].map(([lang, id], i) => {
+    const sep = i ? ', ' : '';
+    if (id === mp.id) return html`${sep}<strong>${lang}</strong>`;
+    if (id !== undefined) return html`${sep}<a href="/admin/catalog/products/${id}">${lang}</a>`;
+    const q = new URLSearchParams({ template: mp.template, market: mp.market, language: lang });
+    return canCreate
+      ? html`${sep}<a href="/admin/catalog/products/new?${q}">add ${lang}</a>`
+      : html`${sep}<span class="muted">${lang} (none)</span>`;
+  })}`;
 }
 
 function itineraryRows(f: FormState, activities: repo.Choices['activities']): Html {
@@ -258,7 +275,7 @@ export function productPage(p: PageContext, d: ProductPageData): string {
     `Product ${mp.title}`,
     html`<h1>${mp.title}</h1>${tabs(p)}<p><a href="/admin/catalog/products">All products</a></p>${notice(d.done)}
 <div class="card"><dl class="facts"><dt>Status</dt><dd>${badge(mp.status)}</dd><dt>Tour template</dt><dd>${mp.template} (${mp.tripDurationDays} days)</dd>
-<dt>Market and language</dt><dd><a href="/admin/catalog/markets/${mp.market}">${mp.market}</a> / ${mp.language}</dd><dt>SKU</dt><dd>${mp.sku}</dd><dt>Changed</dt><dd>${when(mp.updatedAt)}</dd></dl>
+<dt>Market and language</dt><dd><a href="/admin/catalog/markets/${mp.market}">${mp.market}</a> / ${mp.language}</dd><dt>Texts in the market's languages</dt><dd>${languageLinks(p, d)}</dd><dt>SKU</dt><dd>${mp.sku}</dd><dt>Changed</dt><dd>${when(mp.updatedAt)}</dd></dl>
 <div class="actions"><a class="button secondary" href="/admin/catalog/products/${mp.id}/preview" target="_blank" rel="noopener">Preview</a>${statusButtons(p, d)}</div>
 ${f.readOnly && allows(p.actor.grant, 'edit_catalog') ? html`<p class="muted">This product is ${mp.status}: changing it needs the ${permissionToChange(mp.status)} permission.</p>` : ''}</div>
 ${summary(f, label)}
