@@ -206,6 +206,9 @@ describe('product pages', () => {
       'itinerary.0.day': '1',
       'itinerary.0.title': 'Arrival in Tokyo',
       'itinerary.0.activities': 'tokyo-city-tour included',
+      // fields the form does not have are not passed on: a status cannot be slipped in
+      status: 'active',
+      market: 'de',
     });
     const res = await post(action, editor, values);
     expect(res.statusCode).toBe(303);
