@@ -4,7 +4,7 @@
 // Publish button and having a forged POST refused. The app listens on the port APP_URL names, so
 // the preview URL the console signs is one the browser can open.
 import { createServer } from 'node:net';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productIdByKey } from '../../src/modules/catalog-editor/repository.js';
 import { systemClock } from '../../src/platform/clock.js';
@@ -12,7 +12,7 @@ import { projectPath } from '../../src/platform/paths.js';
 import { signIn, TEST_PASSWORD } from '../support/admin.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { importFixture } from '../support/catalog-fixture.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium, signedInPage, visible } from './chromium.js';
 
 let t: TestApp;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -48,17 +48,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newPage(email: string): Promise<Page> {
-  await context.clearCookies();
-  const page = await context.newPage();
-  await page.goto('/admin/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ state: 'visible', timeout: 10_000 });
-  return page;
-}
-const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 10_000 });
+const newPage = (email: string) => signedInPage(context, email, TEST_PASSWORD);
 
 describe('catalog editor in a browser', () => {
   it('edits a product title in the console; the public API shows it at once', async () => {
