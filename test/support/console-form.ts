@@ -45,9 +45,9 @@ export function encodeForm(values: Record<string, string | string[]>): string {
   return q.toString();
 }
 
-/** The problems listed beside a field (by its form name), as the page shows them. */
-export function fieldErrors(page: string, name: string): string[] {
-  const id = `f-${name.replace(/[^a-zA-Z0-9]+/g, '-')}`;
+/** The problems listed beside a field (by its form name, and the form's scope if it has one), as the page shows them. */
+export function fieldErrors(page: string, name: string, scope?: string): string[] {
+  const id = `f-${scope ? `${scope}-` : ''}${name.replace(/[^a-zA-Z0-9]+/g, '-')}`;
   const list = new RegExp(`<ul class="field-error" id="${id}-error">([\\s\\S]*?)</ul>`).exec(page);
   if (!list) return [];
   if (!new RegExp(`id="${id}"[^>]*aria-invalid="true" aria-describedby="${id}-error"`).test(page)) {

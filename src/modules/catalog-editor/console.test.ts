@@ -63,6 +63,9 @@ describe('product pages', () => {
     expect(list.body).not.toContain('New product');
     const page = await get(`/admin/catalog/products/${ids.esEn}`, viewer);
     expect(page.statusCode).toBe(200);
+    // the product's and the tour's forms on one page: every id once
+    const pageIds = [...page.body.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(pageIds.filter((id, i) => pageIds.indexOf(id) !== i)).toEqual([]);
     expect(page.body).not.toMatch(/<button type="submit"[^>]*>(Save|Publish|Archive)/);
     expect(page.body).toContain('Preview');
     // the tour's texts in the market's other languages
@@ -305,7 +308,7 @@ describe('product pages', () => {
     expect((await post(action, editor, values)).statusCode).toBe(403);
     const wrong = await post(action, publisher, { ...values, 'accommodations.1.day_end': '40' });
     expect(wrong.statusCode).toBe(422);
-    expect(fieldErrors(wrong.body, 'accommodations.1.day_end')).toEqual(['day 40 is after the last day (12)']);
+    expect(fieldErrors(wrong.body, 'accommodations.1.day_end', 'tour')).toEqual(['day 40 is after the last day (12)']);
     const ok = await post(action, publisher, values);
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe(`${page}?done=saved`);

@@ -240,7 +240,7 @@ export async function catalogEditorConsoleRoutes(app: FastifyInstance, ctx: AppC
       views.productPage(p, {
         product: mp,
         form: { ...form, readOnly: !mayEdit },
-        template: { ...template, readOnly: !mayEditTemplate },
+        template: { ...template, readOnly: !mayEditTemplate, scope: 'tour' },
         templateNonDraft: parts.nonDraftProducts,
         choices,
         offers: offers.rows,

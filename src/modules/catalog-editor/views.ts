@@ -11,23 +11,26 @@ import { actionsFrom, type FieldProblems, permissionToChange, rowsOf, STATUS_ACT
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-const idOf = (name: string) => `f-${name.replace(/[^a-zA-Z0-9]+/g, '-')}`;
+/** The element id of a field: `f-` and its name, after the form's scope when a page has two forms. */
+const idOf = (f: FormState, name: string) => `f-${f.scope ? `${f.scope}-` : ''}${name.replace(/[^a-zA-Z0-9]+/g, '-')}`;
 
 /** The form being drawn: its values, its problems, whether it can be changed. */
 export interface FormState {
   values: Values;
   problems: FieldProblems;
   readOnly?: boolean;
+  /** a prefix of the fields' ids, for the second form of a page (`tour`) */
+  scope?: string;
 }
 
 function problemsOf(f: FormState, name: string): Html {
   const list = f.problems.get(name);
   if (!list?.length) return html``;
-  return html`<ul class="field-error" id="${idOf(name)}-error">${list.map((m) => html`<li>${m}</li>`)}</ul>`;
+  return html`<ul class="field-error" id="${idOf(f, name)}-error">${list.map((m) => html`<li>${m}</li>`)}</ul>`;
 }
 
 function invalid(f: FormState, name: string): Html {
-  return f.problems.get(name)?.length ? html` aria-invalid="true" aria-describedby="${idOf(name)}-error"` : html``;
+  return f.problems.get(name)?.length ? html` aria-invalid="true" aria-describedby="${idOf(f, name)}-error"` : html``;
 }
 
 type InputType = 'text' | 'date' | 'number' | 'url';
@@ -38,14 +41,14 @@ export function input(
   label: string,
   opts: { type?: InputType; hint?: Html | string; required?: boolean } = {},
 ): Html {
-  const id = idOf(name);
+  const id = idOf(f, name);
   return html`<div class="field"><label for="${id}">${label}</label>${opts.hint ? html`<p class="hint">${opts.hint}</p>` : ''}
 <input id="${id}" name="${name}" type="${opts.type === 'number' ? 'text' : (opts.type ?? 'text')}"${opts.type === 'number' ? html` inputmode="numeric"` : ''} value="${f.values[name] ?? ''}"${invalid(f, name)}${f.readOnly ? html` readonly` : ''}>
 ${problemsOf(f, name)}</div>`;
 }
 
 export function textarea(f: FormState, name: string, label: string, opts: { hint?: string; rows?: number } = {}): Html {
-  const id = idOf(name);
+  const id = idOf(f, name);
   return html`<div class="field"><label for="${id}">${label}</label>${opts.hint ? html`<p class="hint">${opts.hint}</p>` : ''}
 <textarea id="${id}" name="${name}" rows="${opts.rows ?? 3}"${invalid(f, name)}${f.readOnly ? html` readonly` : ''}>${f.values[name] ?? ''}</textarea>
 ${problemsOf(f, name)}</div>`;
@@ -58,7 +61,7 @@ export function select(
   options: readonly (string | { value: string; label: string })[],
   opts: { blank?: string } = {},
 ): Html {
-  const id = idOf(name);
+  const id = idOf(f, name);
   const current = f.values[name] ?? '';
   const list = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
   // a value the choices do not hold (typed in an import) is kept, so saving does not change it
@@ -70,7 +73,7 @@ export function select(
 }
 
 export function checkbox(f: FormState, name: string, label: string): Html {
-  const id = idOf(name);
+  const id = idOf(f, name);
   return html`<div class="field check"><label for="${id}"><input id="${id}" name="${name}" type="checkbox" value="1"${f.values[name] === '1' ? html` checked` : ''}${invalid(f, name)}${f.readOnly ? html` disabled` : ''}> ${label}</label>${problemsOf(f, name)}</div>`;
 }
 
@@ -78,7 +81,9 @@ export function checkbox(f: FormState, name: string, label: string): Html {
 function summary(f: FormState, labels: (name: string) => string): Html {
   if (f.problems.size === 0) return html``;
   const items = [...f.problems].flatMap(([name, list]) =>
-    list.map((m) => (name ? html`<li><a href="#${idOf(name)}">${labels(name)}</a>: ${m}</li>` : html`<li>${m}</li>`)),
+    list.map((m) =>
+      name ? html`<li><a href="#${idOf(f, name)}">${labels(name)}</a>: ${m}</li>` : html`<li>${m}</li>`,
+    ),
   );
   return html`<div class="alert error" role="alert"><p>Nothing was saved. The import rules found ${items.length} problem(s):</p><ul>${items}</ul></div>`;
 }
@@ -391,7 +396,7 @@ ${summary(f, label)}
 <form method="post" action="${action}" class="card" novalidate>${csrfField(p.csrfToken)}
 ${d.rule ? '' : input(f, 'code', 'Rule code', { hint: 'Generated offers are coded <code>-<YYYYMMDD>' })}
 <div class="grid">${select(f, 'departure_airport', 'Departure airport', d.airports)}${input(f, 'season_start', 'Season starts', { type: 'date' })}${input(f, 'season_end', 'Season ends', { type: 'date' })}</div>
-<fieldset id="${idOf('weekdays')}"${invalid(f, 'weekdays')}><legend>Departs on</legend>${WEEKDAYS.map(
+<fieldset id="${idOf(f, 'weekdays')}"${invalid(f, 'weekdays')}><legend>Departs on</legend>${WEEKDAYS.map(
       (w, i) =>
         html`<label><input type="checkbox" name="weekdays" value="${i + 1}"${days.has(String(i + 1)) ? html` checked` : ''}${f.readOnly ? html` disabled` : ''}> ${w}</label>`,
     )}${problemsOf(f, 'weekdays')}</fieldset>
