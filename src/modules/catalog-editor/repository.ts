@@ -107,6 +107,7 @@ export async function productRow(db: DbOrTx, id: number) {
       heroImage: marketProducts.heroImage,
       templateId: marketProducts.templateId,
       marketId: marketProducts.marketId,
+      currency: markets.currencyCode,
       templateTitle: productTemplates.title,
       tripDurationDays: productTemplates.tripDurationDays,
     })

@@ -370,7 +370,7 @@ ${o ? '' : input(f, 'code', 'Offer code', { hint: 'Letters, digits, . _ -; it ne
 <div class="grid">${select(f, 'departure_airport', 'Departure airport', d.airports)}${input(f, 'departure_date', 'Departure date', { type: 'date' })}
 ${input(f, 'return_date', 'Return date', { type: 'date' })}${select(f, 'status', 'Status', OFFER_STATUSES)}</div>
 <div class="grid">${input(f, 'pax_count', 'Travellers priced', { type: 'number' })}${input(f, 'allotment', 'Seats (allotment)', { type: 'number' })}</div>
-<fieldset><legend>Price parts (${d.product.market} currency, decimals with a point)</legend><div class="grid">
+<fieldset><legend>Price parts (${d.product.currency}, decimals with a point)</legend><div class="grid">
 ${input(f, 'land_base_price', 'Land base price')}${input(f, 'flight_price', 'Flight price')}${input(f, 'margin_percent', 'Margin %')}
 ${input(f, 'final_price', 'Final price')}${input(f, 'price_per_person', 'Price per person')}</div></fieldset>
 ${saveButton(f, o ? 'Save' : 'Create offer')}</form>
