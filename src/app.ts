@@ -15,6 +15,7 @@ import { adminConsoleRoutes } from './modules/admin/routes.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
+import { catalogEditorConsoleRoutes } from './modules/catalog-editor/console.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentConsoleRoutes } from './modules/content/console.js';
 import { contentRoutes } from './modules/content/routes.js';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     syncConsoleRoutes,
     jobConsoleRoutes,
     mailConsoleRoutes,
+    catalogEditorConsoleRoutes,
     contentConsoleRoutes,
     mediaConsoleRoutes,
   ]);

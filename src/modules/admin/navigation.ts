@@ -17,6 +17,7 @@ export const navigation: NavItem[] = [
   { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },
   { href: '/admin/jobs', label: 'Jobs', permission: 'view_job' },
   { href: '/admin/outbox', label: 'Outbox', permission: 'view_mail' },
+  { href: '/admin/catalog', label: 'Catalog', permission: 'view_catalog' },
   { href: '/admin/content', label: 'Content', permission: 'view_content' },
   { href: '/admin/media', label: 'Media', permission: ['view_catalog', 'view_content'] },
   { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
