@@ -31,7 +31,8 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/src/db/migrations ./src/db/migrations
 COPY --from=build --chown=node:node /app/data ./data
 COPY --from=build --chown=node:node /app/package.json ./package.json
-RUN mkdir -p /app/var && chown node:node /app/var
+# var/media exists in the image so a new named volume there starts owned by node (MEDIA_DIR)
+RUN mkdir -p /app/var/media && chown -R node:node /app/var
 USER node
 EXPOSE 3000
 # /livez: the process answers (readiness, /readyz, is the load balancer's and orchestrator's)

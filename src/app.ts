@@ -16,7 +16,9 @@ import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { supplyTextsConsoleRoutes } from './modules/catalog/supply-texts-console.js';
+import { catalogEditorConsoleRoutes } from './modules/catalog-editor/console.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
+import { contentConsoleRoutes } from './modules/content/console.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { syncConsoleRoutes } from './modules/crm/console.js';
 import { flightsRoutes } from './modules/flights/routes.js';
@@ -25,6 +27,8 @@ import { leadRoutes } from './modules/leads/routes.js';
 import { mailConsoleRoutes } from './modules/mail/console.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
+import { mediaConsoleRoutes } from './modules/media/console.js';
+import { mediaRoutes } from './modules/media/routes.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
@@ -111,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     concurrency: config.queue.concurrency,
     concurrencyByQueue: config.queue.concurrencyByQueue,
     pollingIntervalSeconds: config.queue.pollIntervalMs / 1000,
+    maintenanceIntervalSeconds: config.queue.maintenanceSeconds,
   });
   ctx.queue = queue;
   registerJobs(ctx);
@@ -151,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await marketRoutes(app, ctx);
   await catalogRoutes(app, ctx);
   await contentRoutes(app, ctx);
+  await mediaRoutes(app, ctx);
   await checkoutRoutes(app, ctx);
   await flightsRoutes(app, ctx);
   await balanceRoutes(app, ctx);
@@ -166,6 +172,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     syncConsoleRoutes,
     jobConsoleRoutes,
     mailConsoleRoutes,
+    catalogEditorConsoleRoutes,
+    contentConsoleRoutes,
+    mediaConsoleRoutes,
     supplyTextsConsoleRoutes,
   ]);
 

@@ -130,7 +130,12 @@ describe('scale knobs', () => {
   it('defaults to 10 connections, 5 jobs per queue, a 2 s poll and a 1 MiB body', () => {
     const c = loadConfig({});
     expect(c.databasePoolSize).toBe(10);
-    expect(c.queue).toMatchObject({ concurrency: 5, concurrencyByQueue: {}, pollIntervalMs: 2000 });
+    expect(c.queue).toMatchObject({
+      concurrency: 5,
+      concurrencyByQueue: {},
+      pollIntervalMs: 2000,
+      maintenanceSeconds: 60,
+    });
     expect(c.bodyLimitBytes).toBe(1_048_576);
   });
 
@@ -140,6 +145,7 @@ describe('scale knobs', () => {
       WORKER_CONCURRENCY: '2',
       QUEUE_CONCURRENCY: 'crm-sync:1, flights:8',
       QUEUE_POLL_INTERVAL_MS: '500',
+      QUEUE_MAINTENANCE_SECONDS: '5',
       BODY_LIMIT_BYTES: '65536',
     });
     expect(c.databasePoolSize).toBe(25);
@@ -147,10 +153,12 @@ describe('scale knobs', () => {
       concurrency: 2,
       concurrencyByQueue: { 'crm-sync': 1, flights: 8 },
       pollIntervalMs: 500,
+      maintenanceSeconds: 5,
     });
     expect(c.bodyLimitBytes).toBe(65_536);
     expect(() => loadConfig({ QUEUE_CONCURRENCY: 'crm-sync' })).toThrow(/QUEUE_CONCURRENCY entries must be queue:n/);
     expect(() => loadConfig({ QUEUE_POLL_INTERVAL_MS: '100' })).toThrow(/QUEUE_POLL_INTERVAL_MS/);
+    expect(() => loadConfig({ QUEUE_MAINTENANCE_SECONDS: '0' })).toThrow(/QUEUE_MAINTENANCE_SECONDS/);
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 });

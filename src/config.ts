@@ -70,6 +70,8 @@ export interface Config {
     concurrencyByQueue: Record<string, number>;
     /** how often an idle worker looks for new jobs */
     pollIntervalMs: number;
+    /** how often a job whose worker died (its time-out plus a margin passed) is failed and retried */
+    maintenanceSeconds: number;
   };
   /** connections in the PostgreSQL pool of one process */
   databasePoolSize: number;
@@ -145,6 +147,36 @@ export interface Config {
   exchangeRates: { url: string };
   /** the offers.generate task: departures are created this many days ahead */
   offers: { horizonDays: number };
+  /** uploaded images and the files served at /storage */
+  media: MediaConfig;
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** an S3-compatible service's URL (MinIO, R2...); AWS when unset */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** bucket in the path (endpoint/bucket/key) instead of the host name */
+  forcePathStyle: boolean;
+  /** put before every key ('' or ending in '/') */
+  prefix: string;
+  timeoutMs: number;
+  maxAttempts: number;
+}
+
+export interface MediaConfig {
+  /** the local directory of uploads (when S3 is not configured) */
+  dir: string;
+  /** the largest upload accepted, in bytes */
+  maxBytes: number;
+  maxWidth: number;
+  maxHeight: number;
+  /** object storage instead of `dir` when S3_BUCKET is set */
+  s3?: S3Config;
+  /** /storage answers the demo's own images (data/demo/media) for paths the store does not hold */
+  demoFallback: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -344,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int(env, 'WORKER_CONCURRENCY', 5, 1, 100),
       concurrencyByQueue: perQueue(env, 'QUEUE_CONCURRENCY'),
       pollIntervalMs: int(env, 'QUEUE_POLL_INTERVAL_MS', 2000, 500, 60_000),
+      maintenanceSeconds: int(env, 'QUEUE_MAINTENANCE_SECONDS', 60, 1, 3_600),
     },
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
@@ -399,5 +432,44 @@ export function loadConfig(env: Env = process.env): Config {
       url: url(env, 'EXCHANGE_RATES_URL', 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
     },
     offers: { horizonDays: int(env, 'OFFER_HORIZON_DAYS', 365, 1, 1096) },
+    media: mediaConfig(env, production),
+  };
+}
+
+function mediaConfig(env: Env, production: boolean): MediaConfig {
+  const bucket = str(env, 'S3_BUCKET', '');
+  const accessKeyId = str(env, 'S3_ACCESS_KEY_ID', '');
+  const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY', '');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the default AWS credentials)',
+    );
+  }
+  const prefix = str(env, 'S3_PREFIX', '').replace(/^\/+/, '');
+  const s3: S3Config | undefined = bucket
+    ? {
+        bucket,
+        region: str(env, 'S3_REGION', 'us-east-1'),
+        endpoint: env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '') : undefined,
+        accessKeyId: accessKeyId || undefined,
+        secretAccessKey: secretAccessKey || undefined,
+        forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+        prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+        timeoutMs: int(env, 'S3_TIMEOUT_MS', 10_000, 100, 300_000),
+        maxAttempts: int(env, 'S3_MAX_ATTEMPTS', 3, 1, 10),
+      }
+    : undefined;
+  if (!bucket && (env.S3_ENDPOINT || accessKeyId)) {
+    throw new ConfigError(
+      'S3_BUCKET must be set when S3_ENDPOINT or S3_ACCESS_KEY_ID is (object storage needs a bucket)',
+    );
+  }
+  return {
+    dir: str(env, 'MEDIA_DIR', './var/media'),
+    maxBytes: int(env, 'MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxWidth: int(env, 'MEDIA_MAX_WIDTH', 8000, 1, 100_000),
+    maxHeight: int(env, 'MEDIA_MAX_HEIGHT', 8000, 1, 100_000),
+    s3,
+    demoFallback: bool(env, 'MEDIA_DEMO_IMAGES', bool(env, 'LOAD_DEMO_DATA', !production)),
   };
 }

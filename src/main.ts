@@ -11,6 +11,7 @@ import { createDemoAdminOnFirstStart } from './modules/admin/demo.js';
 import { commands as catalogCommands } from './modules/catalog/commands.js';
 import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
+import { commands as contentCommands } from './modules/content/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
 import { commands as newsletterCommands } from './modules/newsletter/commands.js';
 import { alertChannelWarning } from './modules/ops/rules.js';
@@ -121,6 +122,7 @@ const all: Record<string, Command> = {
   ...builtins,
   task: taskCommand,
   ...catalogCommands,
+  ...contentCommands,
   ...checkoutCommands,
   ...newsletterCommands,
   ...crmCommands,

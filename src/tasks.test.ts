@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/support/app.js';
 import { parseArgs } from './platform/cli.js';
-import { runTask, type Task } from './tasks.js';
+import { allTasks, runTask, type Task } from './tasks.js';
 import { taskCommand } from './tasks-command.js';
 
 let t: TestApp;
@@ -30,6 +30,35 @@ async function runs(name: string) {
 }
 
 describe('scheduled tasks', () => {
+  it("tasks.prune-runs deletes runs older than 30 days but keeps each task's latest run", async () => {
+    const insert = (name: string, finished: string) =>
+      t.database.query(
+        `INSERT INTO task_runs (name, trigger, as_of, ok, message, started_at, finished_at)
+         VALUES ($1, 'schedule', $2, true, 'x', $2, $2)`,
+        [name, finished],
+      );
+    await insert('prune.minutely', '2026-05-01T10:00:00Z'); // 61 days before: deleted
+    await insert('prune.minutely', '2026-06-01T09:59:00Z'); // 30 days and a minute: deleted
+    await insert('prune.minutely', '2026-06-01T10:01:00Z'); // within 30 days: kept
+    await insert('prune.yearly', '2025-07-01T10:00:00Z'); // old, but the task's latest: kept
+    const task = allTasks(t.app.ctx).find((x) => x.name === 'tasks.prune-runs')!;
+    expect(task.cron).toBe('50 3 * * *');
+    const result = await runTask(t.app.ctx, task, {
+      asOf: new Date('2026-07-01T10:00:00Z'),
+      trigger: 'command',
+      options: {},
+      out: () => {},
+    });
+    expect(result).toEqual({ ok: true, message: 'deleted 2 task run(s) older than 30 days' });
+    const left = await t.database.query<{ name: string; finished_at: Date }>(
+      "SELECT name, finished_at FROM task_runs WHERE name LIKE 'prune.%' ORDER BY id",
+    );
+    expect(left.rows.map((r) => [r.name, new Date(r.finished_at).toISOString()])).toEqual([
+      ['prune.minutely', '2026-06-01T10:01:00.000Z'],
+      ['prune.yearly', '2025-07-01T10:00:00.000Z'],
+    ]);
+  });
+
   it('records a run with its trigger, as-of date and outcome', async () => {
     const task: Task = {
       name: 'test.ok',

@@ -44,7 +44,35 @@ export interface Task {
   run(ctx: AppContext, run: TaskRun): Promise<TaskResult>;
 }
 
+/** How long task runs are kept; each task's latest run is kept whatever its age. */
+export const TASK_RUN_RETENTION_DAYS = 30;
+
+// the run records themselves: mail.deliver alone writes one a minute
+function runRecordTasks(): Task[] {
+  return [
+    {
+      name: 'tasks.prune-runs',
+      describe: `delete task runs older than ${TASK_RUN_RETENTION_DAYS} days, keeping each task's latest`,
+      cron: '50 3 * * *',
+      timeoutSeconds: 300,
+      async run(ctx, run) {
+        const before = new Date(run.asOf.getTime() - TASK_RUN_RETENTION_DAYS * 86_400_000);
+        const { rows } = await ctx.database.query<{ n: number }>(
+          `WITH gone AS (
+             DELETE FROM task_runs r WHERE r.finished_at < $1
+               AND EXISTS (SELECT 1 FROM task_runs n WHERE n.name = r.name AND n.id > r.id)
+             RETURNING 1)
+           SELECT count(*)::int AS n FROM gone`,
+          [before],
+        );
+        return { ok: true, message: `deleted ${rows[0].n} task run(s) older than ${TASK_RUN_RETENTION_DAYS} days` };
+      },
+    },
+  ];
+}
+
 const modules: Array<(ctx: AppContext) => Task[]> = [
+  runRecordTasks,
   adminTasks,
   paymentTasks,
   balanceTasks,

@@ -1,4 +1,5 @@
-// kill -9 of the API in the middle of a checkout and of a payment, each followed by a restart:
+// kill -9 of the API in the middle of a checkout and of a payment, and of a worker in the middle of
+// a flight-leg job, each followed by a restart:
 // nothing the API acknowledged is lost, nothing is half-written, and nothing is done twice. And
 // SIGTERM to a worker in the middle of a job: the job finishes before the process exits.
 // Real processes of the built bundle on PostgreSQL (the test reads the database while the server
@@ -8,11 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
+import { bookAllFlights } from '../src/modules/bookings/flight-booking.js';
+import { DuffelFlightProvider } from '../src/modules/flights/duffel.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { FakeActiveCampaign } from './fakes/activecampaign.js';
+import { type FakeDuffel, startFakeDuffel } from './fakes/duffel.js';
 import { withDatabase } from './global-setup.js';
 import { createTestApp, TEST_NOW, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { insertPaidBooking, liveSelection } from './support/flight-booking.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
 const url = process.env.DATABASE_URL;
@@ -223,4 +228,101 @@ describe.runIf(url)('SIGTERM to a worker in the middle of a job', () => {
     );
     expect(jobs.rows.map((j) => j.state)).toEqual(['completed']);
   }, 150_000);
+});
+
+// A worker killed while Duffel has created a leg's order and not yet answered. pg-boss notices a
+// dead worker's job only when the job's time-out (420 s) plus a margin has passed since it
+// started; the test moves that start back an hour instead of waiting, and lets the retry's backoff
+// pass the same way. The restarted worker then runs the retry through the real queue.
+describe.runIf(url)('kill -9 of a worker in the middle of a flight-leg job, then a restart', () => {
+  const name = `itinera_legkill_${randomBytes(4).toString('hex')}`;
+  let fake: FakeDuffel;
+  let t: TestApp;
+  let worker: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    fake = await startFakeDuffel();
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.kill();
+    await t?.close();
+    await fake?.close();
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.close();
+  });
+
+  it('books each leg once: the order made before the kill is found, not made again', async () => {
+    const duffel = { FLIGHTS_PROVIDER: 'duffel', DUFFEL_API_URL: fake.url, DUFFEL_API_TOKEN: fake.token };
+    const workerEnv = {
+      ...duffel,
+      DATABASE_URL: withDatabase(url!, name),
+      QUEUE_MAINTENANCE_SECONDS: '1',
+      QUEUE_POLL_INTERVAL_MS: '500',
+    };
+    t = await createTestApp({
+      database: connectPostgres(withDatabase(url!, name), 2),
+      env: { ...duffel, IN_PROCESS_WORKERS: 'false' },
+    });
+    const selection = await liveSelection(
+      new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token }),
+      '2027-03-01',
+    );
+    const b = await insertPaidBooking(t.database, { selection });
+    const mine = () => fake.orders.filter((o) => o.metadata.itinera_booking === b.reference);
+    const sql = (text: string, params: unknown[] = []) => t.database.query<any>(text, params);
+
+    worker = await startServer(workerEnv, { command: 'worker' });
+    // the first order Duffel creates is never answered, and the worker dies while it waits
+    fake.failNext('create_order', { afterCreate: true, never: true });
+    fake.onOrderCreated = () => {
+      fake.onOrderCreated = undefined;
+      worker?.child.kill('SIGKILL');
+    };
+    expect((await bookAllFlights(t.app.ctx, b.id)).queued_legs).toEqual([0, 1]);
+    expect(await worker.exited(90_000), worker.stderr()).toBe('SIGKILL');
+    expect(mine().length).toBeGreaterThanOrEqual(1);
+
+    // the dead worker's jobs: their time-out passes (pg-boss measures it on the database clock)
+    await sql("UPDATE pgboss.job SET started_on = started_on - interval '1 hour' WHERE state = 'active'");
+    worker = await startServer(workerEnv, { command: 'worker' });
+
+    const deadline = Date.now() + 120_000;
+    let records: { leg_index: number; reservation_id: string }[] = [];
+    while (Date.now() < deadline) {
+      // a retry's backoff (120 s) passes at once
+      await sql("UPDATE pgboss.job SET start_after = now() WHERE state = 'retry' AND name = 'flights'");
+      records = (
+        await sql('SELECT leg_index, reservation_id FROM flight_bookings WHERE booking_id = $1 ORDER BY leg_index', [
+          b.id,
+        ])
+      ).rows;
+      if (records.length === 2) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(
+      records.map((r) => r.leg_index),
+      worker.stderr(),
+    ).toEqual([0, 1]);
+    // one order per leg at Duffel, each stored once
+    expect(mine()).toHaveLength(2);
+    expect(records.map((r) => r.reservation_id).sort()).toEqual(
+      mine()
+        .map((o) => o.id)
+        .sort(),
+    );
+    const { rows } = await sql('SELECT status FROM bookings WHERE id = $1', [b.id]);
+    expect(rows[0].status).toBe('flights_confirmed');
+    // the killed try came back through the queue's expiry and retry (retry_count), not through this test
+    const legJobs = await sql(
+      "SELECT state, retry_count FROM pgboss.job WHERE name = 'flights' AND data->>'job' = 'flights.book-leg'",
+    );
+    expect(legJobs.rows.map((j: { state: string }) => j.state)).toEqual(['completed', 'completed']);
+    expect(legJobs.rows.some((j: { retry_count: number }) => j.retry_count > 0)).toBe(true);
+  }, 240_000);
 });

@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -40,3 +40,18 @@ export async function launchChromium(baseURL: string): Promise<{ context: Browse
     },
   };
 }
+
+/** A new tab signed in to the console as `email`, without the cookies of an earlier session. */
+export async function signedInPage(context: BrowserContext, email: string, password: string): Promise<Page> {
+  await context.clearCookies();
+  const page = await context.newPage();
+  await page.goto('/admin/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor({ state: 'visible', timeout: 10_000 });
+  return page;
+}
+
+/** Waits until the first element the locator finds is visible. */
+export const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 10_000 });

@@ -2,7 +2,7 @@
 // lead delete allowed (delete_lead) and refused (view_lead only, and a forged POST), and Retry of
 // a Failed CRM sync record in the sync monitor.
 import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crmSyncRecords, leads } from '../../src/db/schema/index.js';
 import { insertLead } from '../../src/modules/leads/repository.js';
@@ -11,7 +11,7 @@ import { projectPath } from '../../src/platform/paths.js';
 import { signIn, TEST_PASSWORD } from '../support/admin.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { waitFor } from '../support/wait.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium, signedInPage, visible } from './chromium.js';
 
 let t: TestApp;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -29,17 +29,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newPage(email: string): Promise<Page> {
-  await context.clearCookies();
-  const page = await context.newPage();
-  await page.goto('/admin/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ state: 'visible', timeout: 10_000 });
-  return page;
-}
-const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 10_000 });
+const newPage = (email: string) => signedInPage(context, email, TEST_PASSWORD);
 
 async function addLead(name: string, email: string) {
   const at = new Date();

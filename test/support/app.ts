@@ -1,6 +1,8 @@
 // Builds the real app on a fresh test database. Configuration comes from loadConfig with test
 // defaults, so a test states only the settings it is about.
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
@@ -54,6 +56,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: '10000' } : {}),
     REDIS_KEY_PREFIX: `itinera-test:${randomBytes(6).toString('hex')}:`,
+    // uploads of a test app go to a directory of its own, never into the project's var/media
+    MEDIA_DIR: join(tmpdir(), `itinera-media-${process.pid}-${randomBytes(6).toString('hex')}`),
     ...env,
   });
 }

@@ -1227,8 +1227,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Product of any status (draft, inactive) through a signed URL
-         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID`. A missing, tampered or expired signature answers 403 invalid_signature.
+         * Product of any status but archived (draft, inactive) through a signed URL, with its price and configurator
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID` (or the console Preview button). A missing, tampered or expired signature answers 403 invalid_signature (403 market_inactive on a market that is not active). With a valid signature the market may be inactive. The detail carries `leading_price` and `configurator`, shaped as the `/leading-price` and `/configurator` data and computed from the bookable offers as for an active product. An archived product answers 404.
          */
         get: {
             parameters: {
@@ -1256,7 +1256,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
+                            data: ({
                                 /** @description market-product id */
                                 id: number;
                                 product_template_id: number;
@@ -1335,6 +1335,60 @@ export interface paths {
                                         }[];
                                     }[];
                                 }[];
+                            }) & {
+                                leading_price: {
+                                    product_by_market_id: number;
+                                    price_from: string | null;
+                                    /** @description currency code of the market */
+                                    currency: string;
+                                    /** @description number of bookable offers */
+                                    offers_count: number;
+                                };
+                                configurator: {
+                                    product_id: number;
+                                    departure_airports: {
+                                        iata_code: string;
+                                        city: string;
+                                    }[];
+                                    months: {
+                                        year: number;
+                                        month: number;
+                                        /** @description month name in the request language */
+                                        label: string;
+                                        min_price: string;
+                                        min_price_per_person: string;
+                                        dates: {
+                                            offer_id: number;
+                                            /** @description YYYY-MM-DD */
+                                            date: string;
+                                            day_label: string;
+                                            /** @description total for the offer pax_count travellers */
+                                            price: string;
+                                            price_per_person: string;
+                                            /** @description the remaining allotment still fits pax_count travellers */
+                                            available: boolean;
+                                            departure_airport: string;
+                                        }[];
+                                    }[];
+                                    room_types: {
+                                        code: string;
+                                        label: string;
+                                    }[];
+                                    labels: {
+                                        information: string;
+                                        origin: string;
+                                        travelers: string;
+                                        rooms: string;
+                                        choose_date: string;
+                                        configure_trip: string;
+                                        help_text: string;
+                                        per_person: string;
+                                    };
+                                    currency: {
+                                        code: string;
+                                        symbol: string;
+                                    };
+                                };
                             };
                         };
                     };
@@ -2139,6 +2193,580 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/cms/regions/{slug}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A region of any status (draft, inactive, archived) through a signed URL
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Market code, letters only, case-insensitive (es, DE, ...) */
+                    market: string;
+                    /** @description Language code, letters only, case-insensitive */
+                    lang: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                slug: string;
+                                name: string;
+                                description: string | null;
+                                image: string | null;
+                                fullWidthImage: string | null;
+                                quote: string | null;
+                                /** @description null when the translation has no experiences */
+                                experiences: {
+                                    intro: {
+                                        eyebrow: string | null;
+                                        title: string | null;
+                                        description: string | null;
+                                        /** @description src is an absolute URL */
+                                        media: {
+                                            src: string | null;
+                                            alt: string | null;
+                                        } | null;
+                                        /** @description src is an absolute URL */
+                                        previewMedia: {
+                                            src: string | null;
+                                            alt: string | null;
+                                        } | null;
+                                    };
+                                    phases: {
+                                        id: string;
+                                        title: string | null;
+                                        caption: string | null;
+                                        experienceName: string | null;
+                                        modalTitle: string | null;
+                                        triggerAriaLabel: string | null;
+                                        /** @description src is an absolute URL */
+                                        media: {
+                                            src: string | null;
+                                            alt: string | null;
+                                        } | null;
+                                        /** @description the phase's tours (product template codes) sold as an active product in the request's market and language */
+                                        relatedTrips: {
+                                            /** @description market product id */
+                                            id: string;
+                                            /** @description FRONTEND_URL + /<tour path slug of the language>/<translated url_slug> */
+                                            href: string;
+                                            /** @description the product's localized country name */
+                                            country: string;
+                                            title: string;
+                                            /** @description day cities joined by ' · ' */
+                                            itinerary: string;
+                                            /** @description localized, e.g. "12 days", "12 días" */
+                                            duration: string;
+                                        }[];
+                                    }[];
+                                } | null;
+                                ctaHeading: string | null;
+                                ctaSubheading: string | null;
+                                ctaButtonText: string | null;
+                                /** @description active countries translated in the locale, by sort_order */
+                                countries: {
+                                    slug: string;
+                                    name: string;
+                                    description: string | null;
+                                    image: string | null;
+                                    images: string[];
+                                    population: string | null;
+                                    area: string | null;
+                                    currency: string | null;
+                                    bestTime: string | null;
+                                    languages: string | null;
+                                    populationLabel: string | null;
+                                    areaLabel: string | null;
+                                    currencyLabel: string | null;
+                                    bestTimeLabel: string | null;
+                                    languagesLabel: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/cms/countries/{slug}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A country of any status through a signed URL
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Market code, letters only, case-insensitive (es, DE, ...) */
+                    market: string;
+                    /** @description Language code, letters only, case-insensitive */
+                    lang: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                slug: string;
+                                name: string;
+                                description: string | null;
+                                image: string | null;
+                                images: string[];
+                                population: string | null;
+                                area: string | null;
+                                currency: string | null;
+                                bestTime: string | null;
+                                languages: string | null;
+                                populationLabel: string | null;
+                                areaLabel: string | null;
+                                currencyLabel: string | null;
+                                bestTimeLabel: string | null;
+                                languagesLabel: string | null;
+                                tagline: string | null;
+                                experiences: {
+                                    image: string | null;
+                                    title: string;
+                                    tag: string | null;
+                                    description: string | null;
+                                    /** @description null when the tour has no active product in the request market and language */
+                                    product: {
+                                        /** @description market product id */
+                                        id: number;
+                                        title: string;
+                                        /** @description translated url_slug */
+                                        slug: string;
+                                        /** @description /<tour path slug of the language>/<url_slug> */
+                                        path: string;
+                                        durationDays: number;
+                                        /** @description lowest price per person among bookable offers; null when none is bookable */
+                                        priceFrom: string | null;
+                                        /** @description market currency code */
+                                        currency: string;
+                                        image: string | null;
+                                        /** @description day cities joined by ' · ' */
+                                        itinerary: string;
+                                    } | null;
+                                }[];
+                                region: {
+                                    slug: string;
+                                    name: string;
+                                };
+                                /** @description the other active countries of the same region, by sort_order */
+                                relatedCountries: {
+                                    slug: string;
+                                    name: string;
+                                    tagline: string | null;
+                                    image: string | null;
+                                    /** @description region name */
+                                    region: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/cms/about-us/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The About Us page of any status through a signed URL
+         * @description Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Market code, letters only, case-insensitive (es, DE, ...) */
+                    market: string;
+                    /** @description Language code, letters only, case-insensitive */
+                    lang: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description null when no active page is translated in the locale */
+                            data: {
+                                headerSection: {
+                                    title: string;
+                                    leadCaption: string | null;
+                                    supportingCaption: string | null;
+                                    /** @description null when the page has no video_url */
+                                    media: {
+                                        /** @enum {string} */
+                                        kind: "video";
+                                        src: string;
+                                        /** @description the page title */
+                                        title: string;
+                                    } | null;
+                                };
+                                captionSection: {
+                                    text: string | null;
+                                };
+                                trailersSection: {
+                                    /** @description entries lacking href, poster image or poster alt are left out */
+                                    items: {
+                                        /** @description stored id, else trailer-<position in the stored list, from 1> */
+                                        id: string;
+                                        href: string;
+                                        posterSrc: string;
+                                        posterAlt: string;
+                                        /** @description stored aria label, else the poster alt */
+                                        ariaLabel: string;
+                                        /** @description stored target, else _blank for absolute URLs and _self for site paths */
+                                        target: "_self" | "_blank";
+                                    }[];
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored image or video
+         * @description The file behind every image and video URL the API returns (`ASSET_BASE_URL/<path>`, by default `APP_URL/storage/<path>`). Uploads are named by the sha256 of their bytes and cached for a year (`immutable`); the ETag answers `If-None-Match` with 304. A path with `..`, a NUL or other characters than letters, digits, `.`, `_`, `-` and `/` is refused with 400 `media_path_invalid`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the stored path, e.g. uploads/<sha256>.png */
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file, with its type, length, ETag and Cache-Control. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description An outside service answered with an error. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Response. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A stored image or video
+         * @description The file behind every image and video URL the API returns (`ASSET_BASE_URL/<path>`, by default `APP_URL/storage/<path>`). Uploads are named by the sha256 of their bytes and cached for a year (`immutable`); the ETag answers `If-None-Match` with 304. A path with `..`, a NUL or other characters than letters, digits, `.`, `_`, `-` and `/` is refused with 400 `media_path_invalid`.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the stored path, e.g. uploads/<sha256>.png */
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file, with its type, length, ETag and Cache-Control. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                    };
+                };
+                /** @description Not modified: the If-None-Match header matched the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description An outside service answered with an error. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Response. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         patch?: never;
         trace?: never;
     };

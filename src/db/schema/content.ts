@@ -58,7 +58,7 @@ export const regions = pgTable('regions', {
   image: text('image'),
   fullWidthImage: text('full_width_image'),
   sortOrder: integer('sort_order').notNull().default(0),
-  /** active | inactive */
+  /** draft | active | inactive | archived; only active is public */
   status: text('status').notNull().default('active'),
   ...timestamps,
 });
@@ -78,6 +78,8 @@ export const regionTranslations = pgTable(
     ctaHeading: text('cta_heading'),
     ctaSubheading: text('cta_subheading'),
     ctaButtonText: text('cta_button_text'),
+    /** active | archived (hidden in this locale only) */
+    status: text('status').notNull().default('active'),
     ...timestamps,
   },
   (t) => [uniqueIndex('region_translations_natural_key').on(t.regionId, t.locale)],
@@ -92,7 +94,7 @@ export const countries = pgTable('countries', {
   image: text('image'),
   images: jsonb('images').$type<string[]>().notNull().default([]),
   sortOrder: integer('sort_order').notNull().default(0),
-  /** active | inactive */
+  /** draft | active | inactive | archived; only active is public */
   status: text('status').notNull().default('active'),
   ...timestamps,
 });
@@ -119,6 +121,8 @@ export const countryTranslations = pgTable(
     bestTimeLabel: text('best_time_label'),
     languagesLabel: text('languages_label'),
     experiences: jsonb('experiences').$type<CountryExperience[]>().notNull().default([]),
+    /** active | archived (hidden in this locale only) */
+    status: text('status').notNull().default('active'),
     ...timestamps,
   },
   (t) => [uniqueIndex('country_translations_natural_key').on(t.countryId, t.locale)],
@@ -160,7 +164,7 @@ export const aboutUsPages = pgTable(
   {
     id: integer('id').primaryKey().default(1),
     videoUrl: text('video_url'),
-    /** active | inactive */
+    /** draft | active | inactive | archived; only active is public */
     status: text('status').notNull().default('active'),
     ...timestamps,
   },
@@ -180,6 +184,8 @@ export const aboutUsTranslations = pgTable(
     supportingCaption: text('supporting_caption'),
     description: text('description'),
     trailers: jsonb('trailers').$type<Trailer[]>().notNull().default([]),
+    /** active | archived (hidden in this locale only) */
+    status: text('status').notNull().default('active'),
     ...timestamps,
   },
   (t) => [uniqueIndex('about_us_translations_natural_key').on(t.pageId, t.locale)],

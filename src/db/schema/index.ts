@@ -8,6 +8,7 @@ export * from './exchange-rates.js';
 export * from './flights.js';
 export * from './mail.js';
 export * from './marketing.js';
+export * from './media.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
 export * from './offer-rules.js';

@@ -98,7 +98,10 @@ const wantsJson = (request: FastifyRequest) =>
  * route's permission, and on every non-GET the session's CSRF token (form field `_csrf` or header
  * `x-csrf-token`, the one htmx sends) from a same-origin page.
  */
-export function guard(ctx: AppContext, permission?: Permission) {
+export function guard(ctx: AppContext, permission?: Permission | readonly Permission[]) {
+  // a list: any one of them will do (the Media page: view_catalog or view_content)
+  const wanted = permission === undefined ? [] : typeof permission === 'string' ? [permission] : permission;
+  const named = wanted.join(' or ');
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await sessionOf(ctx, request);
     if (!session) {
@@ -127,16 +130,11 @@ export function guard(ctx: AppContext, permission?: Permission) {
         );
       }
     }
-    if (permission && !allows(session.actor.grant, permission)) {
-      if (wantsJson(request)) throw new AppError(403, 'forbidden', `This needs the ${permission} permission.`);
+    if (wanted.length > 0 && !wanted.some((p) => allows(session.actor.grant, p))) {
+      if (wantsJson(request)) throw new AppError(403, 'forbidden', `This needs the ${named} permission.`);
       return sendPage(
         reply,
-        errorPage(
-          page,
-          403,
-          'Not allowed',
-          `Your roles do not include the ${permission} permission. Ask an administrator.`,
-        ),
+        errorPage(page, 403, 'Not allowed', `Your roles do not include the ${named} permission. Ask an administrator.`),
         403,
       );
     }

@@ -6,7 +6,8 @@ import { allows } from './permissions.js';
 export interface NavItem {
   href: string;
   label: string;
-  permission: Permission;
+  /** the permission the page needs, or a list of which any one will do */
+  permission: Permission | readonly Permission[];
 }
 
 export const navigation: NavItem[] = [
@@ -16,6 +17,10 @@ export const navigation: NavItem[] = [
   { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },
   { href: '/admin/jobs', label: 'Jobs', permission: 'view_job' },
   { href: '/admin/outbox', label: 'Outbox', permission: 'view_mail' },
+  { href: '/admin/catalog', label: 'Catalog', permission: 'view_catalog' },
+  { href: '/admin/supply-texts', label: 'Supply texts', permission: 'view_catalog' },
+  { href: '/admin/content', label: 'Content', permission: 'view_content' },
+  { href: '/admin/media', label: 'Media', permission: ['view_catalog', 'view_content'] },
   { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
   { href: '/pulse', label: 'Pulse', permission: 'view_dashboard' },
   { href: '/telescope', label: 'Telescope', permission: 'view_dashboard' },
@@ -34,5 +39,7 @@ export function addNavItem(item: NavItem, before?: string): void {
 }
 
 export function navigationFor(grant: Grant): NavItem[] {
-  return navigation.filter((n) => allows(grant, n.permission));
+  return navigation.filter((n) =>
+    typeof n.permission === 'string' ? allows(grant, n.permission) : n.permission.some((p) => allows(grant, p)),
+  );
 }

@@ -6,7 +6,7 @@ import { navigationFor } from './navigation.js';
 import { allows } from './permissions.js';
 import type { AdminActor } from './service.js';
 
-export const ASSET_VERSION = '1';
+export const ASSET_VERSION = '2';
 
 export interface PageContext {
   actor: AdminActor;

@@ -1,6 +1,6 @@
 // SQL of the catalog's read side. Everything of one locale is read in a few set queries (never
 // one per product) and turned into plain objects; the service renders and caches them.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
   accommodations,
@@ -97,6 +97,14 @@ export interface LocaleRows {
 }
 
 /**
+ * Archived products and offers are deleted for every catalog reader, previews included: they stay
+ * in their tables only for the bookings and the history that point at them (the checkout, the
+ * confirmation and the console read them by id, not through here).
+ */
+export const ARCHIVED_PRODUCT = 'archived';
+export const ARCHIVED_OFFER = 'Archived';
+
+/**
  * Everything of one locale. Supply texts (airports, hotels, activities) are in the locale's
  * language, falling back to the market's default language, then English, then the base row.
  */
@@ -116,7 +124,7 @@ export async function loadLocaleRows(
     })
     .from(marketProducts)
     .innerJoin(productTemplates, eq(productTemplates.id, marketProducts.templateId))
-    .where(eq(marketProducts.locale, locale))
+    .where(and(eq(marketProducts.locale, locale), ne(marketProducts.status, ARCHIVED_PRODUCT)))
     .orderBy(asc(marketProducts.sortOrder), asc(marketProducts.id));
   const rows: ProductRow[] = products.map((r) => ({
     ...r.p,
@@ -240,7 +248,13 @@ export async function loadLocaleOffers(db: DbOrTx, locale: string): Promise<Offe
     })
     .from(offers)
     .innerJoin(marketProducts, eq(marketProducts.id, offers.marketProductId))
-    .where(eq(marketProducts.locale, locale))
+    .where(
+      and(
+        eq(marketProducts.locale, locale),
+        ne(marketProducts.status, ARCHIVED_PRODUCT),
+        ne(offers.status, ARCHIVED_OFFER),
+      ),
+    )
     .orderBy(asc(offers.departureDate), asc(offers.id));
 }
 

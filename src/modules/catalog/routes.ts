@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
 import { verifyPreview } from './preview.js';
-import { Configurator, Detail, ErrorBody, LeadingPrice, Listing } from './schemas.js';
+import { Configurator, Detail, ErrorBody, LeadingPrice, Listing, Preview } from './schemas.js';
 import { CatalogService, notFound } from './service.js';
 
 const errors = { 304: NotModified, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -118,32 +118,39 @@ export async function catalogRoutes(app: FastifyInstance, ctx: AppContext): Prom
         return sendPrepared(request, reply, await catalog.configuratorJson(request.scope, productId(id)));
       },
     );
-
-    r.get(
-      '/api/:market/:lang/products/:id/preview',
-      {
-        schema: {
-          tags: ['catalog'],
-          summary: 'Product of any status (draft, inactive) through a signed URL',
-          description:
-            'Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID`. ' +
-            'A missing, tampered or expired signature answers 403 invalid_signature.',
-          params: IdParams,
-          querystring: Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
-          response: { 200: Detail, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const { id } = request.params as { id: string };
-        const q = request.query as { expires?: string; signature?: string };
-        const numeric = /^\d{1,9}$/.test(id) ? Number(id) : -1;
-        if (!verifyPreview(ctx.config.appKey, numeric, q.expires, q.signature, ctx.clock.now())) {
-          throw new AppError(403, 'invalid_signature', 'The preview link is invalid or has expired.');
-        }
-        return sendPrepared(request, reply, await catalog.previewJson(request.scope, numeric));
-      },
-    );
   });
+
+  // Outside marketScoped: a valid signature also opens a market that is not active yet (an editor
+  // previews a market being prepared); without one the market answers 403 market_inactive as every
+  // other route does, so an unsigned URL tells nothing more than before.
+  app.get(
+    '/api/:market/:lang/products/:id/preview',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary:
+          'Product of any status but archived (draft, inactive) through a signed URL, with its price and configurator',
+        description:
+          'Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) as printed by `npm run preview-url -- ID` ' +
+          '(or the console Preview button). A missing, tampered or expired signature answers 403 invalid_signature ' +
+          '(403 market_inactive on a market that is not active). With a valid signature the market may be inactive. ' +
+          'The detail carries `leading_price` and `configurator`, shaped as the `/leading-price` and `/configurator` ' +
+          'data and computed from the bookable offers as for an active product. An archived product answers 404.',
+        params: IdParams,
+        querystring: Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
+        response: { 200: Preview, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { market, lang, id } = request.params as { market: string; lang: string; id: string };
+      const q = request.query as { expires?: string; signature?: string };
+      const numeric = /^\d{1,9}$/.test(id) ? Number(id) : -1;
+      const signed = verifyPreview(ctx.config.appKey, numeric, q.expires, q.signature, ctx.clock.now());
+      const scope = await ctx.markets.scope(market, lang, { inactive: signed });
+      if (!signed) throw new AppError(403, 'invalid_signature', 'The preview link is invalid or has expired.');
+      return sendPrepared(request, reply, await catalog.previewJson(scope, numeric));
+    },
+  );
 
   if (ctx.config.benchRoutes) {
     // baseline of `npm run bench`: the cheapest JSON route the server can answer

@@ -95,50 +95,58 @@ export const Listing = Type.Object({
 
 export const Detail = Type.Object({ data: ProductDetail });
 
-export const LeadingPrice = Type.Object({
-  data: Type.Object({
-    product_by_market_id: Type.Integer(),
-    price_from: Nullable(Type.String({ description: 'minimum price per person of bookable offers' })),
-    currency: Type.String({ description: 'currency code of the market' }),
-    offers_count: Type.Integer({ description: 'number of bookable offers' }),
-  }),
+const LeadingPriceData = Type.Object({
+  product_by_market_id: Type.Integer(),
+  price_from: Nullable(Type.String({ description: 'minimum price per person of bookable offers' })),
+  currency: Type.String({ description: 'currency code of the market' }),
+  offers_count: Type.Integer({ description: 'number of bookable offers' }),
 });
 
-export const Configurator = Type.Object({
-  data: Type.Object({
-    product_id: Type.Integer(),
-    departure_airports: Type.Array(Type.Object({ iata_code: Type.String(), city: Type.String() })),
-    months: Type.Array(
-      Type.Object({
-        year: Type.Integer(),
-        month: Type.Integer(),
-        label: Type.String({ description: 'month name in the request language' }),
-        min_price: Type.String(),
-        min_price_per_person: Type.String(),
-        dates: Type.Array(
-          Type.Object({
-            offer_id: Type.Integer(),
-            date: Type.String({ description: 'YYYY-MM-DD' }),
-            day_label: Type.String(),
-            price: Type.String({ description: 'total for the offer pax_count travellers' }),
-            price_per_person: Type.String(),
-            available: Type.Boolean({ description: 'the remaining allotment still fits pax_count travellers' }),
-            departure_airport: Type.String(),
-          }),
-        ),
-      }),
-    ),
-    room_types: Type.Array(Type.Object({ code: Type.String(), label: Type.String() })),
-    labels: Type.Object({
-      information: Type.String(),
-      origin: Type.String(),
-      travelers: Type.String(),
-      rooms: Type.String(),
-      choose_date: Type.String(),
-      configure_trip: Type.String(),
-      help_text: Type.String(),
-      per_person: Type.String(),
+export const LeadingPrice = Type.Object({ data: LeadingPriceData });
+
+const ConfiguratorData = Type.Object({
+  product_id: Type.Integer(),
+  departure_airports: Type.Array(Type.Object({ iata_code: Type.String(), city: Type.String() })),
+  months: Type.Array(
+    Type.Object({
+      year: Type.Integer(),
+      month: Type.Integer(),
+      label: Type.String({ description: 'month name in the request language' }),
+      min_price: Type.String(),
+      min_price_per_person: Type.String(),
+      dates: Type.Array(
+        Type.Object({
+          offer_id: Type.Integer(),
+          date: Type.String({ description: 'YYYY-MM-DD' }),
+          day_label: Type.String(),
+          price: Type.String({ description: 'total for the offer pax_count travellers' }),
+          price_per_person: Type.String(),
+          available: Type.Boolean({ description: 'the remaining allotment still fits pax_count travellers' }),
+          departure_airport: Type.String(),
+        }),
+      ),
     }),
-    currency: Type.Object({ code: Type.String(), symbol: Type.String() }),
+  ),
+  room_types: Type.Array(Type.Object({ code: Type.String(), label: Type.String() })),
+  labels: Type.Object({
+    information: Type.String(),
+    origin: Type.String(),
+    travelers: Type.String(),
+    rooms: Type.String(),
+    choose_date: Type.String(),
+    configure_trip: Type.String(),
+    help_text: Type.String(),
+    per_person: Type.String(),
   }),
+  currency: Type.Object({ code: Type.String(), symbol: Type.String() }),
+});
+
+export const Configurator = Type.Object({ data: ConfiguratorData });
+
+/** The preview's additions: a draft's price and configurator, as the two endpoints would answer were it active. */
+export const Preview = Type.Object({
+  data: Type.Intersect([
+    ProductDetail,
+    Type.Object({ leading_price: LeadingPriceData, configurator: ConfiguratorData }),
+  ]),
 });

@@ -41,6 +41,7 @@ interface DailyData {
   day: string;
   leading: Map<number, PreparedBody>;
   configurator: Map<number, PreparedBody>;
+  preview: Map<number, PreparedBody>;
 }
 
 interface LocaleCatalog {
@@ -125,7 +126,7 @@ export class CatalogService {
 
   private daily(cat: LocaleCatalog, today: string): DailyData {
     if (!cat.daily || cat.daily.day !== today) {
-      cat.daily = { day: today, leading: new Map(), configurator: new Map() };
+      cat.daily = { day: today, leading: new Map(), configurator: new Map(), preview: new Map() };
     }
     return cat.daily;
   }
@@ -157,11 +158,33 @@ export class CatalogService {
     return (await this.listed(scope, cat.bySku.get(sku.toUpperCase())))[1].detailJson;
   }
 
-  /** Any status (draft, inactive): the caller has checked the preview signature. */
+  /**
+   * A draft, active or inactive product (archived ones are not loaded: see loadLocaleRows) with its leading price and configurator under `leading_price` and
+   * `configurator`, computed as for an active product (bookable offers only). The caller has
+   * checked the preview signature; the market may be one that is not active yet.
+   */
   async previewJson(scope: MarketScope, id: number): Promise<PreparedBody> {
-    const entry = (await this.locale(scope)).products.get(id);
+    const cat = await this.locale(scope);
+    const entry = cat.products.get(id);
     if (!entry) throw notFound();
-    return entry.detailJson;
+    await this.offers(cat);
+    const today = this.today(scope);
+    const daily = this.daily(cat, today);
+    let json = daily.preview.get(id);
+    if (!json) {
+      // previews are rare: the detail is read back from its bytes rather than kept twice in memory
+      const detail = JSON.parse(entry.detailJson.raw.toString('utf8')).data;
+      const offers = cat.offers.get(id) ?? [];
+      json = body({
+        data: {
+          ...detail,
+          leading_price: leadingPriceData(entry, offers, scope, today),
+          configurator: renderConfigurator(entry, offers, scope, today),
+        },
+      });
+      daily.preview.set(id, json);
+    }
+    return json;
   }
 
   async leadingPriceJson(scope: MarketScope, id: number): Promise<PreparedBody> {
@@ -171,15 +194,7 @@ export class CatalogService {
     const daily = this.daily(cat, today);
     let json = daily.leading.get(id);
     if (!json) {
-      const { cents, count } = leadingPriceCents(cat.offers.get(id) ?? [], today);
-      json = body({
-        data: {
-          product_by_market_id: entry.row.id,
-          price_from: cents === undefined ? null : formatCents(cents),
-          currency: scope.market.currency.code,
-          offers_count: count,
-        },
-      });
+      json = body({ data: leadingPriceData(entry, cat.offers.get(id) ?? [], scope, today) });
       daily.leading.set(id, json);
     }
     return json;
@@ -197,6 +212,16 @@ export class CatalogService {
     }
     return json;
   }
+}
+
+function leadingPriceData(entry: ProductEntry, offers: OfferRow[], scope: MarketScope, today: string) {
+  const { cents, count } = leadingPriceCents(offers, today);
+  return {
+    product_by_market_id: entry.row.id,
+    price_from: cents === undefined ? null : formatCents(cents),
+    currency: scope.market.currency.code,
+    offers_count: count,
+  };
 }
 
 /** Bodies are kept UTF-8 encoded with their ETag: a hot read costs no serialization and no encoding. */

@@ -8,7 +8,7 @@ import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
 import { field, guard, pageOf, sendPage } from '../admin/console.js';
-import { addNavItem } from '../admin/navigation.js';
+import { type FieldErrors, type FieldSpec, formField, formProblems } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
 import { csrfField, layout, notice, type PageContext, pager } from '../admin/views.js';
 import {
@@ -32,7 +32,11 @@ const FIELD_LABELS: Record<SupplyField, string> = {
   reasons: 'Reasons (one a line)',
   amenities: 'Amenities (one a line: icon | label | description)',
 };
-const MULTILINE = new Set<SupplyField>(['description', 'reasons', 'amenities']);
+const FIELD_TYPES: Partial<Record<SupplyField, FieldSpec['type']>> = {
+  description: 'textarea',
+  reasons: 'lines',
+  amenities: 'textarea',
+};
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 const languageName = (code: string) => {
   try {
@@ -68,10 +72,10 @@ export function entriesOf(
   fields: readonly SupplyField[],
   languages: string[],
   stored: Record<string, Texts>,
-): { entries: Record<string, Texts | null>; values: Record<string, string>; errors: Record<string, string> } {
+): { entries: Record<string, Texts | null>; values: Record<string, string>; errors: FieldErrors } {
   const entries: Record<string, Texts | null> = {};
   const values: Record<string, string> = {};
-  const errors: Record<string, string> = {};
+  const errors: FieldErrors = {};
   for (const lang of languages) {
     const entry: Texts = {};
     for (const f of fields) {
@@ -83,7 +87,7 @@ export function entriesOf(
       else if (f === 'amenities') {
         const parsed = lines(text).map((l) => l.split('|').map((p) => p.trim()));
         if (parsed.some((p) => p.length !== 3 || p.some((x) => x === ''))) {
-          errors[`${lang}.${f}`] = 'Each line needs an icon, a label and a description separated by |.';
+          errors[`${lang}.${f}`] = ['each line needs an icon, a label and a description separated by |'];
         }
         entry[f] = parsed.map(([icon, label, description]) => ({ icon, label, description }));
       } else entry[f] = text;
@@ -95,13 +99,15 @@ export function entriesOf(
   return { entries, values, errors };
 }
 
-/** Import problems by form field (`de.name`); problems of no field under ''. */
-function problemsByField(problems: ImportProblem[]): Record<string, string> {
-  const out: Record<string, string> = {};
+/** Import problems by form field (`de.name`, a deeper path kept in the message); others under ''. */
+function problemsByField(problems: ImportProblem[]): FieldErrors {
+  const out: FieldErrors = {};
   for (const p of problems) {
-    const m = /^\/[a-z_]+\/0\/translations\/([a-z]{2})(?:\/([a-z_]+))?/.exec(p.path);
-    const key = m ? (m[2] ? `${m[1]}.${m[2]}` : m[1]!) : '';
-    out[key] = out[key] ? `${out[key]} ${p.reason}` : p.reason;
+    const m = /^\/[a-z_]+\/0\/translations\/([a-z]{2})\/([a-z_]+)(\/.*)?$/.exec(p.path);
+    const [key, message] = m
+      ? [`${m[1]}.${m[2]}`, m[3] ? `${m[3]}: ${p.reason}` : p.reason]
+      : ['', `${p.path}: ${p.reason}`];
+    out[key] = [...(out[key] ?? []), message];
   }
   return out;
 }
@@ -152,34 +158,27 @@ function editPage(
   record: SupplyRecord,
   languages: string[],
   canEdit: boolean,
-  state: { values?: Record<string, string>; errors?: Record<string, string>; done?: string } = {},
+  state: { values?: Record<string, string>; errors?: FieldErrors; done?: string } = {},
 ): string {
   const k = SUPPLY_KINDS[kind];
   const value = (lang: string, f: SupplyField) =>
     state.values?.[`${lang}.${f}`] ?? shown(f, record.translations[lang]?.[f]);
   const errors = state.errors ?? {};
-  const input = (lang: string, f: SupplyField) => {
-    const id = `${lang}-${f}`;
-    const error = errors[`${lang}.${f}`];
-    const attrs = html`id="${id}" name="${lang}.${f}"${canEdit ? '' : html` readonly`}${
-      error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''
-    }`;
-    const control = MULTILINE.has(f)
-      ? html`<textarea ${attrs} rows="${f === 'description' ? 3 : 2}" placeholder="${shown(f, record.base[f])}">${value(lang, f)}</textarea>`
-      : html`<input type="text" ${attrs} value="${value(lang, f)}" placeholder="${shown(f, record.base[f])}">`;
-    return html`<div class="field"><label for="${id}">${FIELD_LABELS[f]} (${lang})</label>${control}${
-      error ? html`<span class="error-text" id="${id}-error">${error}</span>` : ''
-    }</div>`;
-  };
+  const input = (lang: string, f: SupplyField) =>
+    formField(
+      { name: `${lang}.${f}`, label: `${FIELD_LABELS[f]} (${lang})`, type: FIELD_TYPES[f] },
+      value(lang, f),
+      errors[`${lang}.${f}`],
+      !canEdit,
+    );
   const base = k.fields.map(
     (f) => html`<tr><th scope="row">${FIELD_LABELS[f]}</th><td>${shown(f, record.base[f])}</td></tr>`,
   );
-  const general = [errors[''], ...languages.map((l) => errors[l])].filter(Boolean);
   return layout(
     p,
     `Texts of ${k.one} ${record.key}`,
     html`<h1>Texts of ${k.one} ${record.key}</h1><p><a href="/admin/supply-texts?kind=${kind}">All ${k.label.toLowerCase()}</a></p>
-${notice(state.done)}${general.length ? html`<div class="alert error" role="alert">${general.join(' ')}</div>` : ''}
+${notice(state.done)}${formProblems(errors)}
 <div class="card"><table><caption>Base text (English, the last fallback)</caption><tbody>${base}</tbody></table></div>
 <form method="post" action="/admin/supply-texts/${kind}/${record.key}">${csrfField(p.csrfToken)}
 ${languages.map(
@@ -207,7 +206,6 @@ function target(params: unknown): { kind: SupplyKindName; key: string } {
 }
 
 export async function supplyTextsConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  addNavItem({ href: '/admin/supply-texts', label: 'Supply texts', permission: 'view_catalog' }, '/health-dashboard');
   const view = { schema: { hide: true }, preHandler: guard(ctx, 'view_catalog') };
   const edit = { schema: { hide: true }, preHandler: guard(ctx, 'edit_catalog') };
 

@@ -75,6 +75,9 @@ describe('content import schema and checks', () => {
       },
       { path: '/countries/1/slug', reason: "duplicate country slug 'japan'" },
       { path: '/countries/1/region', reason: "unknown region 'oceania'" },
+      // checked before anything is written, so the console shows it next to the field
+      { path: '/countries/0/products/0', reason: "unknown product template 'a'" },
+      { path: '/countries/0/products/1', reason: "unknown product template 'a'" },
     ]);
   });
 });
@@ -110,7 +113,9 @@ describe('content import apply', () => {
           },
         ],
       }),
-    ).rejects.toThrow("/regions/0/translations/es_ES/experiences/phases/0/products/0: unknown product template 'nope'");
+    ).rejects.toThrow(
+      '{"path":"/regions/0/translations/es_ES/experiences/phases/0/products/0","reason":"unknown product template \'nope\'"}',
+    );
     await expect(
       applyContent(t.database, {
         countries: [{ slug: 'fiji', region: 'oceania', status: 'active', translations: {} }],

@@ -37,6 +37,13 @@ const Status = Type.Optional(
     description: 'required for a new record; a stored record keeps its status when left out',
   }),
 );
+export type TranslationStatus = 'active' | 'archived';
+const TextStatus = Type.Optional(
+  Type.Union([Type.Literal('active'), Type.Literal('archived')], {
+    description:
+      'archived hides the record in this locale only (kept for history); a new translation is active unless it says so; a stored one keeps its status when left out',
+  }),
+);
 const ByLocale = <T extends Parameters<typeof Type.Record>[1]>(t: T, description: string) =>
   Type.Record(Type.String({ pattern: LOCALE }), t, {
     additionalProperties: false,
@@ -56,6 +63,7 @@ const TemplateCodes = Type.Array(Type.String({ minLength: 1 }), {
 const RegionTranslation = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, description: 'required for a new translation' })),
+    status: TextStatus,
     description: Text,
     quote: Text,
     cta_heading: Text,
@@ -110,6 +118,7 @@ const Region = Type.Object(
 const CountryTranslation = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, description: 'required for a new translation' })),
+    status: TextStatus,
     description: Text,
     tagline: Text,
     population: Text,
@@ -175,6 +184,7 @@ const AboutUs = Type.Object(
         Type.Object(
           {
             title: Type.Optional(Type.String({ minLength: 1, description: 'required for a new translation' })),
+            status: TextStatus,
             lead_caption: Text,
             supporting_caption: Text,
             description: Text,
@@ -221,6 +231,7 @@ interface RegionIn {
     string,
     {
       name?: string;
+      status?: TranslationStatus;
       description?: Maybe<string>;
       quote?: Maybe<string>;
       cta_heading?: Maybe<string>;
@@ -250,6 +261,7 @@ interface RegionIn {
 }
 interface CountryTextIn {
   name?: string;
+  status?: TranslationStatus;
   description?: Maybe<string>;
   tagline?: Maybe<string>;
   population?: Maybe<string>;
@@ -288,6 +300,7 @@ interface AboutUsIn {
     string,
     {
       title?: string;
+      status?: TranslationStatus;
       lead_caption?: Maybe<string>;
       supporting_caption?: Maybe<string>;
       description?: Maybe<string>;
@@ -402,6 +415,31 @@ async function check(doc: Record<string, unknown>, ctx: ImportContext): Promise<
     }
   });
 
+  // tours are named by template code: an unknown code is reported where it stands
+  const named = [
+    ...regionList.flatMap((r, i) =>
+      Object.entries(r.translations ?? {}).flatMap(([locale, t]) =>
+        (t.experiences?.phases ?? []).flatMap((p, j) =>
+          (p.products ?? []).map((code, k) => ({
+            code,
+            path: `/regions/${i}/translations/${locale}/experiences/phases/${j}/products/${k}`,
+          })),
+        ),
+      ),
+    ),
+    ...countryList.flatMap((c, i) =>
+      (c.products ?? []).map((code, k) => ({ code, path: `/countries/${i}/products/${k}` })),
+    ),
+  ];
+  if (named.length) {
+    const known = await templateIdsByCode(ctx.db, [...new Set(named.map((x) => x.code))]);
+    // the catalog section of the same document may bring the template
+    const inDoc = new Set(((doc.product_templates ?? []) as { code?: string }[]).map((t) => t.code));
+    for (const x of named) {
+      if (!known.has(x.code) && !inDoc.has(x.code)) add(x.path, `unknown product template '${x.code}'`);
+    }
+  }
+
   const about = doc.about_us as AboutUsIn | undefined;
   if (about) {
     if (!stored.aboutUs) requireForNew(add, '/about_us', about, ['status'], 'About Us page');
@@ -440,7 +478,7 @@ async function merge<T extends PgTable>(
   ctx.count(entity, { total: rows.length, ...counts });
 }
 
-const TEXT_DEFAULTS = { description: null };
+const TEXT_DEFAULTS = { description: null, status: 'active' };
 
 async function applyRegions(tx: Tx, ctx: ImportContext, list: RegionIn[]): Promise<void> {
   await templateIds(
@@ -490,6 +528,7 @@ async function applyRegions(tx: Tx, ctx: ImportContext, list: RegionIn[]): Promi
         locale,
         ...namedColumns(t, {
           name: 'name',
+          status: 'status',
           description: 'description',
           quote: 'quote',
           experiences: (v) => ({ experiences: regionExperiences(v) }),
@@ -571,6 +610,7 @@ async function applyCountries(tx: Tx, ctx: ImportContext, list: CountryIn[]): Pr
         locale,
         ...namedColumns(t, {
           name: 'name',
+          status: 'status',
           description: 'description',
           tagline: 'tagline',
           population: 'population',
@@ -658,6 +698,7 @@ async function applyAboutUs(tx: Tx, ctx: ImportContext, page: AboutUsIn): Promis
       locale,
       ...namedColumns(t, {
         title: 'title',
+        status: 'status',
         lead_caption: 'leadCaption',
         supporting_caption: 'supportingCaption',
         description: 'description',

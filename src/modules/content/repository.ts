@@ -1,6 +1,9 @@
 // Content reads. Every query joins the translation of one locale, so a record without that
-// translation is simply not found; only active records are read.
+// translation is simply not found. The public reads see only active records with an active
+// translation (an archived translation hides the record in its locale only); a preview
+// (`preview = true`, behind a signed URL) sees the record and its translation in any status.
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/database.js';
 import {
   aboutUsPages,
@@ -15,6 +18,9 @@ import {
 import { templateCodes } from '../catalog/tours.js';
 
 const ACTIVE = 'active';
+
+/** The record's status condition: active, or none for a preview. */
+const visible = (status: PgColumn, preview: boolean) => (preview ? undefined : eq(status, ACTIVE));
 
 const regionColumns = {
   id: regions.id,
@@ -33,15 +39,19 @@ const regionColumns = {
 export type RegionRow = Awaited<ReturnType<typeof findRegions>>[number];
 
 /** Active regions with their translation in `locale`, by sort_order; one region when `slug` is given. */
-export async function findRegions(db: DbOrTx, locale: string, slug?: string) {
+export async function findRegions(db: DbOrTx, locale: string, slug?: string, preview = false) {
   return db
     .select(regionColumns)
     .from(regions)
     .innerJoin(
       regionTranslations,
-      and(eq(regionTranslations.regionId, regions.id), eq(regionTranslations.locale, locale)),
+      and(
+        eq(regionTranslations.regionId, regions.id),
+        eq(regionTranslations.locale, locale),
+        visible(regionTranslations.status, preview),
+      ),
     )
-    .where(and(eq(regions.status, ACTIVE), slug === undefined ? undefined : eq(regions.slug, slug)))
+    .where(and(visible(regions.status, preview), slug === undefined ? undefined : eq(regions.slug, slug)))
     .orderBy(asc(regions.sortOrder), asc(regions.slug));
 }
 
@@ -77,22 +87,35 @@ export async function findCountries(db: DbOrTx, locale: string, regionIds: numbe
     .from(countries)
     .innerJoin(
       countryTranslations,
-      and(eq(countryTranslations.countryId, countries.id), eq(countryTranslations.locale, locale)),
+      and(
+        eq(countryTranslations.countryId, countries.id),
+        eq(countryTranslations.locale, locale),
+        eq(countryTranslations.status, ACTIVE),
+      ),
     )
     .where(and(eq(countries.status, ACTIVE), inArray(countries.regionId, regionIds)))
     .orderBy(asc(countries.sortOrder), asc(countries.slug));
 }
 
-/** An active country by slug with its translation in `locale`, or undefined. */
-export async function findCountry(db: DbOrTx, locale: string, slug: string): Promise<CountryRow | undefined> {
+/** An active country by slug with its translation in `locale` (any status for a preview), or undefined. */
+export async function findCountry(
+  db: DbOrTx,
+  locale: string,
+  slug: string,
+  preview = false,
+): Promise<CountryRow | undefined> {
   const [row] = await db
     .select(countryColumns)
     .from(countries)
     .innerJoin(
       countryTranslations,
-      and(eq(countryTranslations.countryId, countries.id), eq(countryTranslations.locale, locale)),
+      and(
+        eq(countryTranslations.countryId, countries.id),
+        eq(countryTranslations.locale, locale),
+        visible(countryTranslations.status, preview),
+      ),
     )
-    .where(and(eq(countries.status, ACTIVE), eq(countries.slug, slug)));
+    .where(and(visible(countries.status, preview), eq(countries.slug, slug)));
   return row;
 }
 
@@ -112,8 +135,8 @@ export async function findLabels(db: DbOrTx, locale: string) {
   return row;
 }
 
-/** The active About Us page with its translation in `locale`, or undefined. */
-export async function findAboutUs(db: DbOrTx, locale: string) {
+/** The active About Us page with its active translation in `locale` (any status for a preview), or undefined. */
+export async function findAboutUs(db: DbOrTx, locale: string, preview = false) {
   const [row] = await db
     .select({
       videoUrl: aboutUsPages.videoUrl,
@@ -126,8 +149,40 @@ export async function findAboutUs(db: DbOrTx, locale: string) {
     .from(aboutUsPages)
     .innerJoin(
       aboutUsTranslations,
-      and(eq(aboutUsTranslations.pageId, aboutUsPages.id), eq(aboutUsTranslations.locale, locale)),
+      and(
+        eq(aboutUsTranslations.pageId, aboutUsPages.id),
+        eq(aboutUsTranslations.locale, locale),
+        visible(aboutUsTranslations.status, preview),
+      ),
     )
-    .where(eq(aboutUsPages.status, ACTIVE));
+    .where(visible(aboutUsPages.status, preview));
   return row;
+}
+
+// ------------------------------------------------------------------ editor reads (the console)
+
+/** Every region, country and About Us row with every translation, any status (content is small). */
+export async function contentForEditor(db: DbOrTx) {
+  const [r, rt, c, ct, cp, a, at, l] = await Promise.all([
+    db.select().from(regions).orderBy(asc(regions.sortOrder), asc(regions.slug)),
+    db.select().from(regionTranslations).orderBy(asc(regionTranslations.locale)),
+    db.select().from(countries).orderBy(asc(countries.sortOrder), asc(countries.slug)),
+    db.select().from(countryTranslations).orderBy(asc(countryTranslations.locale)),
+    db.select().from(countryProducts).orderBy(asc(countryProducts.sortOrder)),
+    db.select().from(aboutUsPages),
+    db.select().from(aboutUsTranslations).orderBy(asc(aboutUsTranslations.locale)),
+    db.select().from(regionLabels).orderBy(asc(regionLabels.locale)),
+  ]);
+  const codes = await templateCodes(db, [...new Set(cp.map((x) => x.templateId))]);
+  return {
+    regions: r,
+    regionTexts: rt,
+    countries: c,
+    countryTexts: ct,
+    countryCodes: (countryId: number) =>
+      cp.filter((x) => x.countryId === countryId).flatMap((x) => codes.get(x.templateId) ?? []),
+    aboutUs: a[0],
+    aboutUsTexts: at,
+    labels: l,
+  };
 }

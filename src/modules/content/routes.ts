@@ -4,11 +4,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
 import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { catalogRevision } from '../catalog/revision.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
+import { type MarketScope, resolveScope } from '../markets/rules.js';
 import { ResponseCache } from './cache.js';
+import { type PreviewKind, verifyContentPreview } from './preview.js';
 import { DEFAULT_LABELS, LABEL_FIELDS } from './rules.js';
 import { ContentService } from './service.js';
 
@@ -176,6 +179,14 @@ const Home = Type.Object({
 });
 
 const SlugParams = Type.Object({ ...MarketParams.properties, slug: S });
+const PreviewQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
+
+/** The scope of a preview: a market still being prepared (not active yet) resolves too. */
+async function previewScope(ctx: AppContext, market: string, lang: string): Promise<MarketScope> {
+  const markets = await ctx.markets.all();
+  const m = markets.get(market.toLowerCase());
+  return resolveScope(market, lang, m ? new Map([[m.code, { ...m, isActive: true }]]) : markets);
+}
 
 export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new ContentService(ctx);
@@ -278,4 +289,53 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       ),
     );
   });
+
+  // Signed previews: any status, not cached, and a market that is not active yet resolves too
+  const preview = (kind: PreviewKind, summary: string, data: TSchema, params: TSchema, render: PreviewRender) => ({
+    schema: {
+      tags: ['content'],
+      summary,
+      description:
+        "Needs `expires` (Unix seconds) and `signature` (hex HMAC-SHA256) from a preview link (the console's Preview button). " +
+        'A missing, tampered or expired signature answers 403 invalid_signature. Works for a market that is not active yet.',
+      params,
+      querystring: PreviewQuery,
+      response: { 200: Type.Object({ data }), ...errors },
+    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const p = request.params as { market: string; lang: string; slug?: string };
+      const q = request.query as { expires?: string; signature?: string };
+      const target = { kind, slug: p.slug, market: p.market, lang: p.lang };
+      if (!verifyContentPreview(ctx.config.appKey, target, q.expires, q.signature, ctx.clock.now())) {
+        throw new AppError(403, 'invalid_signature', 'The preview link is invalid or has expired.');
+      }
+      const scope = await previewScope(ctx, p.market, p.lang);
+      reply.header('cache-control', 'no-store');
+      return render(scope, (p.slug ?? '').toLowerCase());
+    },
+  });
+  app.get(
+    '/api/:market/:lang/cms/regions/:slug/preview',
+    preview(
+      'region',
+      'A region of any status (draft, inactive, archived) through a signed URL',
+      Region,
+      SlugParams,
+      (s, slug) => service.region(s, slug, true),
+    ),
+  );
+  app.get(
+    '/api/:market/:lang/cms/countries/:slug/preview',
+    preview('country', 'A country of any status through a signed URL', Country, SlugParams, (s, slug) =>
+      service.country(s, slug, true),
+    ),
+  );
+  app.get(
+    '/api/:market/:lang/cms/about-us/preview',
+    preview('about_us', 'The About Us page of any status through a signed URL', AboutUs, MarketParams, (s) =>
+      service.aboutUs(s, true),
+    ),
+  );
 }
+
+type PreviewRender = (scope: MarketScope, slug: string) => Promise<unknown>;

@@ -101,8 +101,8 @@ export class ContentService {
     };
   }
 
-  private async renderRegions(scope: MarketScope, slug?: string) {
-    const rows = await findRegions(this.db, scope.locale, slug);
+  private async renderRegions(scope: MarketScope, slug?: string, preview = false) {
+    const rows = await findRegions(this.db, scope.locale, slug, preview);
     const countryRows = await findCountries(
       this.db,
       scope.locale,
@@ -129,8 +129,9 @@ export class ContentService {
     return { data: await this.renderRegions(scope) };
   }
 
-  async region(scope: MarketScope, slug: string) {
-    const [region] = await this.renderRegions(scope, slug.toLowerCase());
+  /** `preview`: the region in any status (its countries and tours as the public sees them). */
+  async region(scope: MarketScope, slug: string, preview = false) {
+    const [region] = await this.renderRegions(scope, slug.toLowerCase(), preview);
     if (!region) throw new AppError(404, 'region_not_found', `Region '${slug}' not found.`);
     return { data: region };
   }
@@ -152,12 +153,15 @@ export class ContentService {
     };
   }
 
-  async country(scope: MarketScope, slug: string) {
+  /** `preview`: the country and its region in any status (related countries and tours as public). */
+  async country(scope: MarketScope, slug: string, preview = false) {
     const notFound = () => new AppError(404, 'country_not_found', `Country '${slug}' not found.`);
-    const country = await findCountry(this.db, scope.locale, slug.toLowerCase());
+    const country = await findCountry(this.db, scope.locale, slug.toLowerCase(), preview);
     if (!country) throw notFound();
     // a country shows only inside a visible region (active, translated)
-    const [region] = (await findRegions(this.db, scope.locale)).filter((r) => r.id === country.regionId);
+    const [region] = (await findRegions(this.db, scope.locale, undefined, preview)).filter(
+      (r) => r.id === country.regionId,
+    );
     if (!region) throw notFound();
     const [codes, siblings] = await Promise.all([
       countryTemplateCodes(this.db, country.id),
@@ -206,8 +210,9 @@ export class ContentService {
     };
   }
 
-  async aboutUs(scope: MarketScope) {
-    const page = await findAboutUs(this.db, scope.locale);
+  /** `preview`: the page and its translation in any status. */
+  async aboutUs(scope: MarketScope, preview = false) {
+    const page = await findAboutUs(this.db, scope.locale, preview);
     if (!page) return { data: null };
     const video = this.asset(page.videoUrl);
     return {

@@ -17,11 +17,18 @@ export function localeOf(lang: string, marketCode: string): string {
   return `${lang.toLowerCase()}_${marketCode.toUpperCase()}`;
 }
 
-export function resolveMarketCode(segment: string, markets: ReadonlyMap<string, Market>): Market {
+/** `opts.inactive`: a market that is not active yet resolves too (a signed preview only). */
+export function resolveMarketCode(
+  segment: string,
+  markets: ReadonlyMap<string, Market>,
+  opts: { inactive?: boolean } = {},
+): Market {
   const code = segment.toLowerCase();
   const market = LETTERS.test(segment) ? markets.get(code) : undefined;
   if (!market) throw new AppError(404, 'market_not_found', `Market '${segment}' not found.`);
-  if (!market.isActive) throw new AppError(403, 'market_inactive', `Market '${market.code}' is not available.`);
+  if (!market.isActive && !opts.inactive) {
+    throw new AppError(403, 'market_inactive', `Market '${market.code}' is not available.`);
+  }
   return market;
 }
 
@@ -29,8 +36,9 @@ export function resolveScope(
   marketSegment: string,
   langSegment: string,
   markets: ReadonlyMap<string, Market>,
+  opts: { inactive?: boolean } = {},
 ): MarketScope {
-  const market = resolveMarketCode(marketSegment, markets);
+  const market = resolveMarketCode(marketSegment, markets, opts);
   const lang = resolveLanguage(market, langSegment);
   return { market, lang, locale: localeOf(lang, market.code) };
 }

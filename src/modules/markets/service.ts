@@ -35,7 +35,8 @@ export class MarketService {
     return resolveMarketCode(segment, await this.all());
   }
 
-  async scope(marketSegment: string, langSegment: string): Promise<MarketScope> {
-    return resolveScope(marketSegment, langSegment, await this.all());
+  /** `opts.inactive`: also a market that is not active yet (only behind a valid preview signature). */
+  async scope(marketSegment: string, langSegment: string, opts: { inactive?: boolean } = {}): Promise<MarketScope> {
+    return resolveScope(marketSegment, langSegment, await this.all(), opts);
   }
 }

@@ -207,6 +207,27 @@ describe('offers.generate', () => {
     ]);
   });
 
+  it('never brings back an archived departure, and gives an archived product no new ones', async () => {
+    await generateOffers(t.app.ctx, asOf);
+    const spanish = { template: 'japan-essentials', market: 'es', language: 'es' };
+    const archived = {
+      market_products: [{ ...spanish, offers: [{ code: 'JE-ES-MAD-SAT-20260704', status: 'Archived' }] }],
+    };
+    expect((await runImport(t.database, archived, { today: FIXTURE_TODAY })).ok).toBe(true);
+    await cacheFare('JE-CA-1', '2026-07-04', '650.00'); // a fare that would price the Draft it was
+    expect(await generateOffers(t.app.ctx, asOf)).toEqual({ created: 0, priced: 0, drafts: 0, skipped: [] });
+    expect((await generated()).map((o) => [o.code, o.status])).toEqual([
+      ['JE-ES-MAD-SAT-20260627', 'Draft'],
+      ['JE-ES-MAD-SAT-20260704', 'Archived'],
+      ['JE-ES-MAD-SAT-20260711', 'Draft'],
+    ]);
+
+    await t.database.exec('DELETE FROM offers WHERE id IN (SELECT offer_id FROM generated_offers)');
+    const product = { market_products: [{ ...spanish, status: 'archived' }] };
+    expect((await runImport(t.database, product, { today: FIXTURE_TODAY })).ok).toBe(true);
+    expect(await generateOffers(t.app.ctx, asOf)).toEqual({ created: 0, priced: 0, drafts: 0, skipped: [] });
+  });
+
   it('looks no further than OFFER_HORIZON_DAYS ahead', async () => {
     const near = await createTestApp({ env: { OFFER_HORIZON_DAYS: '14' } });
     try {

@@ -1,0 +1,283 @@
+// Use cases of the catalog editor. Every save builds the import-document fragment of one record
+// and runs it through the importer (runImport: the same checks as `npm run import`, merge
+// semantics, one transaction, the catalog revision bumped and 'catalog:changed' announced in this
+// process), so the public API shows the change at once and every other process on its next read.
+// Each use case checks its permission again (the route's guard is the first check) and writes the
+// audit log.
+import type { AppContext } from '../../context.js';
+import type { ImportProblem } from '../../import/section.js';
+import { AppError } from '../../platform/errors.js';
+import { assertAllowed } from '../admin/permissions.js';
+import { type AdminActor, audit } from '../admin/service.js';
+import { type RecordChange, runImport } from '../catalog/import.js';
+import * as repo from './repository.js';
+import {
+  type Fragment,
+  marketRecord,
+  newProductRecord,
+  offerRecord,
+  permissionToChange,
+  productRecord,
+  ruleRecord,
+  STATUS_ACTIONS,
+  type StatusAction,
+  templateRecord,
+  type Values,
+} from './rules.js';
+
+type Ctx = Pick<AppContext, 'database' | 'clock' | 'events' | 'config'>;
+
+export type SaveResult =
+  | { ok: true; id: number | string }
+  /** `prefix`: the record's path in the document the problems refer to; `rows`: list rows */
+  | { ok: false; problems: ImportProblem[]; prefix: string; rows: Record<string, number[]> };
+
+/** What an audit row keeps of a save: each changed field with its old and new value (shortened). */
+function changeDetails(changes: RecordChange[]) {
+  const short = (x: unknown) => {
+    const s = JSON.stringify(x) ?? 'null';
+    return s.length > 200 ? `${s.slice(0, 197)}...` : s;
+  };
+  return changes.flatMap((c) =>
+    c.changes.map((f) => ({ entity: c.entity, key: c.key, field: f.field, from: short(f.from), to: short(f.to) })),
+  );
+}
+
+/** The one way the editor writes: the importer, exactly as the import command runs it. */
+async function importRecord(ctx: Ctx, doc: Record<string, unknown>) {
+  return runImport(ctx.database, doc, { today: ctx.clock.now().toISOString().slice(0, 10), events: ctx.events });
+}
+
+async function storedProduct(ctx: Ctx, id: number) {
+  const p = await repo.productRow(ctx.database.db, id);
+  if (!p) throw new AppError(404, 'product_not_found', 'No such market product.');
+  return p;
+}
+
+const keyOf = (p: { template: string; market: string; language: string }) => ({
+  template: p.template,
+  market: p.market,
+  language: p.language,
+});
+
+// ------------------------------------------------------------------------------------ products
+
+export async function createProduct(ctx: Ctx, actor: AdminActor, v: Values): Promise<SaveResult> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const { record, rows } = newProductRecord(v);
+  const prefix = '/market_products/0';
+  const { template, market, language } = record as { template: string; market: string; language: string };
+  // the import would update a stored product of the same key: creating never does
+  if (template && market && language && (await repo.productIdByKey(ctx.database.db, template, market, language))) {
+    return {
+      ok: false,
+      prefix,
+      rows,
+      problems: [{ path: `${prefix}/language`, reason: `a product of ${template} in ${market}/${language} exists` }],
+    };
+  }
+  const result = await importRecord(ctx, { market_products: [record] });
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
+  const id = (await repo.productIdByKey(ctx.database.db, template, market, language))!;
+  await audit(ctx, actor, {
+    action: 'product.create',
+    resourceType: 'market_product',
+    resourceId: id,
+    details: { product: `${template}/${market}/${language}`, status: 'draft' },
+  });
+  return { ok: true, id };
+}
+
+/** Texts, airports and itinerary of a product: a draft needs edit_catalog, any other status publish_catalog too. */
+export async function saveProduct(ctx: Ctx, actor: AdminActor, id: number, v: Values): Promise<SaveResult> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const stored = await storedProduct(ctx, id);
+  assertAllowed(actor.grant, permissionToChange(stored.status));
+  const { record, rows } = productRecord(v);
+  return saveProductRecord(ctx, actor, stored, { record, rows }, 'product.update');
+}
+
+async function saveProductRecord(
+  ctx: Ctx,
+  actor: AdminActor,
+  stored: repo.ProductRecord,
+  { record, rows }: Fragment,
+  action: string,
+): Promise<SaveResult> {
+  const prefix = '/market_products/0';
+  const result = await importRecord(ctx, { market_products: [{ ...keyOf(stored), ...record }] });
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
+  await audit(ctx, actor, {
+    action,
+    resourceType: 'market_product',
+    resourceId: stored.id,
+    details: {
+      product: `${stored.template}/${stored.market}/${stored.language}`,
+      changes: changeDetails(result.changes),
+    },
+  });
+  return { ok: true, id: stored.id };
+}
+
+/** Publish, unpublish, archive, restore: publish_catalog, from the statuses each allows. */
+export async function setProductStatus(ctx: Ctx, actor: AdminActor, id: number, action: StatusAction) {
+  assertAllowed(actor.grant, 'publish_catalog');
+  const stored = await storedProduct(ctx, id);
+  const rule = STATUS_ACTIONS[action];
+  if (!(rule.from as readonly string[]).includes(stored.status)) {
+    throw new AppError(409, 'wrong_status', `A product that is ${stored.status} cannot be changed by ${action}.`);
+  }
+  const result = await saveProductRecord(
+    ctx,
+    actor,
+    stored,
+    { record: { status: rule.to }, rows: {} },
+    `product.${action}`,
+  );
+  if (!result.ok) {
+    throw new AppError(422, 'import_refused', result.problems.map((p) => `${p.path}: ${p.reason}`).join('; '));
+  }
+}
+
+/**
+ * The tour's shared part (hotels by tier, transfers by day, hero image) changes every market
+ * product of the template: publish_catalog as soon as one of them is not a draft.
+ */
+export async function saveTemplate(ctx: Ctx, actor: AdminActor, code: string, v: Values): Promise<SaveResult> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const t = await repo.templateByCode(ctx.database.db, code);
+  if (!t) throw new AppError(404, 'template_not_found', 'No such tour template.');
+  const parts = await repo.templateParts(ctx.database.db, t.id);
+  if (parts.nonDraftProducts > 0) assertAllowed(actor.grant, 'publish_catalog');
+  const { record, rows } = templateRecord(v);
+  const prefix = '/product_templates/0';
+  const result = await importRecord(ctx, { product_templates: [{ code, ...record }] });
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
+  await audit(ctx, actor, {
+    action: 'template.update',
+    resourceType: 'product_template',
+    resourceId: code,
+    details: { changes: changeDetails(result.changes) },
+  });
+  return { ok: true, id: code };
+}
+
+// ------------------------------------------------------------------------------------ offers
+
+/** An offer, new (`offerId` undefined) or stored, of a market product. Offers have no draft state: edit_catalog. */
+export async function saveOffer(
+  ctx: Ctx,
+  actor: AdminActor,
+  productId: number,
+  offerId: number | undefined,
+  v: Values,
+): Promise<SaveResult> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const product = await storedProduct(ctx, productId);
+  let code: string;
+  if (offerId === undefined) {
+    code = (v.code ?? '').trim();
+    if (code && (await repo.offerIdByCode(ctx.database.db, code))) {
+      return { ok: false, prefix: '', rows: {}, problems: [{ path: '/code', reason: `offer '${code}' exists` }] };
+    }
+  } else {
+    const stored = await repo.offerRow(ctx.database.db, offerId);
+    if (!stored || stored.marketProductId !== productId) throw new AppError(404, 'offer_not_found', 'No such offer.');
+    code = stored.code;
+  }
+  const { record, rows } = offerRecord(v, offerId === undefined);
+  const prefix = '/market_products/0/offers/0';
+  const result = await importRecord(ctx, { market_products: [{ ...keyOf(product), offers: [{ code, ...record }] }] });
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
+  const id = offerId ?? (await repo.offerIdByCode(ctx.database.db, code))!;
+  await audit(ctx, actor, {
+    action: offerId === undefined ? 'offer.create' : 'offer.update',
+    resourceType: 'offer',
+    resourceId: id,
+    details: { code, changes: changeDetails(result.changes) },
+  });
+  return { ok: true, id };
+}
+
+/** Archived offers are hidden everywhere and kept for the bookings that point at them. */
+export async function archiveOffer(ctx: Ctx, actor: AdminActor, offerId: number): Promise<void> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const o = await repo.offerRow(ctx.database.db, offerId);
+  if (!o) throw new AppError(404, 'offer_not_found', 'No such offer.');
+  const result = await importRecord(ctx, {
+    market_products: [{ ...keyOf(o), offers: [{ code: o.code, status: 'Archived' }] }],
+  });
+  if (!result.ok) throw new AppError(422, 'import_refused', result.problems.map((p) => p.reason).join('; '));
+  await audit(ctx, actor, {
+    action: 'offer.archive',
+    resourceType: 'offer',
+    resourceId: offerId,
+    details: { code: o.code },
+  });
+}
+
+// ------------------------------------------------------------------------------------ departure rules
+
+export async function saveRule(
+  ctx: Ctx,
+  actor: AdminActor,
+  productId: number,
+  ruleId: number | undefined,
+  v: Values,
+): Promise<SaveResult> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const product = await storedProduct(ctx, productId);
+  let code = (v.code ?? '').trim();
+  if (ruleId === undefined) {
+    if (code && (await repo.ruleIdByCode(ctx.database.db, code))) {
+      return { ok: false, prefix: '', rows: {}, problems: [{ path: '/code', reason: `rule '${code}' exists` }] };
+    }
+  } else {
+    const stored = await repo.ruleRow(ctx.database.db, ruleId);
+    if (!stored || stored.marketProductId !== productId) throw new AppError(404, 'rule_not_found', 'No such rule.');
+    code = stored.code;
+  }
+  const { record, rows } = ruleRecord({ ...v, code }, keyOf(product));
+  const result = await importRecord(ctx, { offer_rules: [record] });
+  if (!result.ok) return { ok: false, problems: result.problems, prefix: '/offer_rules/0', rows };
+  const id = ruleId ?? (await repo.ruleIdByCode(ctx.database.db, code))!;
+  await audit(ctx, actor, {
+    action: ruleId === undefined ? 'offer_rule.create' : 'offer_rule.update',
+    resourceType: 'offer_rule',
+    resourceId: id,
+    details: { code },
+  });
+  return { ok: true, id };
+}
+
+// ------------------------------------------------------------------------------------ markets
+
+/** A market, new (`code` undefined: taken from the form) or stored. Markets have no draft state: edit_catalog. */
+export async function saveMarket(
+  ctx: Ctx,
+  actor: AdminActor,
+  code: string | undefined,
+  v: Values,
+): Promise<SaveResult> {
+  assertAllowed(actor.grant, 'edit_catalog');
+  const isNew = code === undefined;
+  const target = isNew ? (v.code ?? '').trim() : code;
+  if (!isNew && !(await repo.marketRow(ctx.database.db, target))) {
+    throw new AppError(404, 'market_not_found', 'No such market.');
+  }
+  const { fragment, problems } = marketRecord(v, isNew);
+  if (isNew && target && (await repo.marketRow(ctx.database.db, target))) {
+    problems.push({ path: '/code', reason: `market '${target}' exists` });
+  }
+  if (problems.length) return { ok: false, problems, prefix: '', rows: {} };
+  const prefix = '/markets/0';
+  const result = await importRecord(ctx, { markets: [{ code: target, ...fragment.record }] });
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows: fragment.rows };
+  await audit(ctx, actor, {
+    action: isNew ? 'market.create' : 'market.update',
+    resourceType: 'market',
+    resourceId: target,
+    details: { changes: changeDetails(result.changes) },
+  });
+  return { ok: true, id: target };
+}

@@ -1,0 +1,79 @@
+// The content editor in headless Chromium (issue 18): edit a region's name in the console and read
+// it from the public CMS endpoint; open a draft country's preview (a signed URL, new tab).
+import type { AddressInfo } from 'node:net';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/platform/clock.js';
+import { signIn, TEST_PASSWORD } from '../support/admin.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { seedContentWorld } from '../support/content-doc.js';
+import { applyContent } from '../support/content-fixture.js';
+import { launchChromium } from './chromium.js';
+
+let t: TestApp;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock: systemClock });
+  await seedContentWorld(t.database);
+  await applyContent(t.database, {
+    countries: [
+      { slug: 'fiji', region: 'asia', status: 'draft', translations: { es_ES: { name: 'Fiyi', tagline: 'Islas' } } },
+    ],
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  chromium = await launchChromium(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`);
+  context = chromium.context;
+});
+afterAll(async () => {
+  await chromium?.close();
+  await t?.close();
+});
+
+async function signedInPage() {
+  const admin = await signIn(t.app, { permissions: ['view_content', 'edit_content', 'publish_content'] });
+  await context.clearCookies();
+  const page = await context.newPage();
+  await page.goto('/admin/login');
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Content' }).waitFor();
+  return page;
+}
+
+describe('the content editor in a browser', () => {
+  it("edits a region's name and the public CMS shows it", async () => {
+    const page = await signedInPage();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Content' }).click();
+    await page.getByRole('link', { name: 'asia', exact: true }).click();
+    await page.getByRole('link', { name: 'Edit es_ES texts' }).click();
+    const name = page.getByLabel('Name', { exact: true });
+    expect(await name.inputValue()).toBe('Asia');
+    await name.fill('Asia lejana');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const res = await page.request.get('/api/es/es/cms/regions/asia');
+    expect(res.status()).toBe(200);
+    expect((await res.json()).data.name).toBe('Asia lejana');
+    await page.close();
+  });
+
+  it('previews a draft country in a new tab', async () => {
+    const page = await signedInPage();
+    expect((await page.request.get('/api/es/es/cms/countries/fiji')).status()).toBe(404);
+    await page.goto('/admin/content/countries');
+    await page.getByRole('link', { name: 'fiji', exact: true }).click();
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'Preview es_ES' }).click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toMatch(/\/api\/es\/es\/cms\/countries\/fiji\/preview\?expires=\d+&signature=[0-9a-f]{64}$/);
+    const body = JSON.parse((await tab.locator('body').textContent()) ?? '{}');
+    expect(body.data).toMatchObject({ slug: 'fiji', name: 'Fiyi', tagline: 'Islas', region: { slug: 'asia' } });
+    await tab.close();
+    await page.close();
+  });
+});
