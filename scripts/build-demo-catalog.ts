@@ -1564,8 +1564,12 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
     push(first + 10, ports[0], { allotment: 12, allotment_used: 11 });
   }
   if (tourIndex === 0) {
-    // an archived departure of an active product: hidden from the public API, kept for bookings
+    // the offer statuses the edge cases above do not use, so the console lists every one; none is
+    // public. An archived departure of an active product (hidden, kept for bookings), a draft one
+    // and one marked sold out by hand.
     push(first + 49, ports[0], { status: 'Archived', code: `${tour.code}-${market.code}-${lang}-archived` });
+    push(first + 63, ports[0], { status: 'Draft', code: `${tour.code}-${market.code}-${lang}-draft` });
+    push(first + 77, ports[0], { status: 'SoldOut', code: `${tour.code}-${market.code}-${lang}-sold-out` });
   }
   return list;
 }

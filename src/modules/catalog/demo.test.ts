@@ -215,7 +215,7 @@ describe('loadDemo', () => {
     }
   });
 
-  it('hides the archived product and the archived departure from the public API', async () => {
+  it('hides the archived product and the archived, draft and sold-out departures from the public API', async () => {
     // the Peru tour is archived on the US Spanish site (its offers kept): 11 of the 12 tours listed
     const usEs = (await t.app.inject('/api/us/es/products')).json().data;
     expect(usEs).toHaveLength(11);
@@ -233,23 +233,34 @@ describe('loadDemo', () => {
       expect((await t.app.inject(path)).statusCode, path).toBe(404);
     }
     expect((await t.app.inject('/api/us/en/products')).json().data).toHaveLength(12);
-    // Japan Essentials keeps its other departures; the archived one (today+58, 2026-08-12) is not offered
-    const [archived] = (
+    // Japan Essentials keeps its other departures; its Archived (today+58), Draft (today+72) and
+    // SoldOut (today+86) ones are not offered
+    const hidden = (
       await t.database.query<{ id: number; status: string; departure_date: string }>(
-        `SELECT id, status, departure_date::text FROM offers WHERE code = 'japan-essentials-es-es-archived'`,
+        `SELECT id, status, departure_date::text FROM offers
+          WHERE code IN ('japan-essentials-es-es-archived', 'japan-essentials-es-es-draft', 'japan-essentials-es-es-sold-out')
+          ORDER BY departure_date`,
       )
     ).rows;
-    expect(archived).toMatchObject({ status: 'Archived', departure_date: '2026-08-12' });
+    expect(hidden.map((o) => [o.status, o.departure_date])).toEqual([
+      ['Archived', '2026-08-12'],
+      ['Draft', '2026-08-26'],
+      ['SoldOut', '2026-09-09'],
+    ]);
     const es = (await t.app.inject('/api/es/es/products')).json().data;
     const japan = es.find((p: { country_slug: string }) => p.country_slug === 'japan');
     const conf = (await t.app.inject(`/api/es/es/products/${japan.id}/configurator`)).json().data;
-    const dates = conf.months.flatMap((m: { dates: { offer_id: number; date: string }[] }) => m.dates);
+    type Day = { offer_id: number; date: string };
+    const dates: Day[] = conf.months.flatMap((m: { dates: Day[] }) => m.dates);
     expect(dates.length).toBeGreaterThan(20);
-    expect(
-      dates.filter((x: { offer_id: number; date: string }) => x.offer_id === archived.id || x.date === '2026-08-12'),
-    ).toEqual([]);
-    const start = await t.app.inject({ method: 'POST', url: `/api/es/es/checkout/${archived.id}`, payload: {} });
-    expect(start.statusCode).toBe(404);
+    const ids = hidden.map((o) => o.id);
+    expect(dates.filter((x) => ids.includes(x.offer_id) || hidden.some((o) => o.departure_date === x.date))).toEqual(
+      [],
+    );
+    for (const o of hidden) {
+      const start = await t.app.inject({ method: 'POST', url: `/api/es/es/checkout/${o.id}`, payload: {} });
+      expect(start.statusCode, o.status).toBe(404);
+    }
   });
 
   it('shows activities, hotels and day titles in the page language (German Japan page, worked by hand)', async () => {
