@@ -233,6 +233,11 @@ describe('loadDemo', () => {
       expect((await t.app.inject(path)).statusCode, path).toBe(404);
     }
     expect((await t.app.inject('/api/us/en/products')).json().data).toHaveLength(12);
+    // the Peru country page still answers in us/es, without the archived tour; us/en keeps its own
+    const page = async (lang: string) => (await t.app.inject(`/api/us/${lang}/cms/countries/peru`)).body;
+    expect(JSON.parse(await page('es')).data.slug).toBe('peru');
+    expect(await page('es')).not.toContain('peru-y-el-camino-inca');
+    expect(await page('en')).toContain('peru-and-the-inca-trail');
     // Japan Essentials keeps its other departures; its Archived (today+58), Draft (today+72) and
     // SoldOut (today+86) ones are not offered
     const hidden = (
