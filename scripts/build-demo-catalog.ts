@@ -2,6 +2,15 @@
 // Run after editing: `npx tsx scripts/build-demo-catalog.ts`. Offer dates are written relative
 // to the day of loading ("today+35"); the loader resolves them, so the demo never goes stale.
 import { writeFileSync } from 'node:fs';
+import {
+  ITALIAN_TOUR,
+  italianActivities,
+  italianAirports,
+  italianCities,
+  italianCountries,
+  italianProduct,
+  italianSupply,
+} from './demo-italian.js';
 import { activityNames, airportNames, cities, countries, inLang, type Lang, TRANSLATED } from './demo-translations.js';
 
 type L10n = Record<Lang, string>;
@@ -672,7 +681,7 @@ const markets = [
     languages: ['it'],
     currency: { code: 'EUR', name: 'Euro', symbol: '€' },
     timezone: 'Europe/Rome',
-    airports: ['FCO'],
+    airports: ['FCO', 'MXP'],
   },
 ];
 
@@ -700,6 +709,7 @@ const airports = [
   ['YYZ', 'Toronto Pearson International', 'Toronto', 'Canada'],
   ['YUL', 'Montréal-Trudeau International', 'Montreal', 'Canada'],
   ['FCO', 'Roma Fiumicino Leonardo da Vinci', 'Rome', 'Italy'],
+  ['MXP', 'Milan Malpensa', 'Milan', 'Italy'],
   // arrival and domestic airports of the tours, so a booking's flight_selection names both ends
   ['NRT', 'Narita International', 'Tokyo', 'Japan'],
   ['HND', 'Tokyo Haneda', 'Tokyo', 'Japan'],
@@ -724,11 +734,23 @@ const airports = [
   name,
   city,
   country,
-  translations: each((l) => ({
-    name: inLang(airportNames, name, l),
-    city: inLang(cities, city, l),
-    country: inLang(countries, country, l),
-  })),
+  translations: {
+    ...each((l) => ({
+      name: inLang(airportNames, name, l),
+      city: inLang(cities, city, l),
+      country: inLang(countries, country, l),
+    })),
+    // Italian for the airports of the `it` market's draft (its departures and their arrival)
+    ...(iata_code in italianAirports
+      ? {
+          it: {
+            name: italianAirports[iata_code],
+            city: italianCities[city] ?? city,
+            country: italianCountries[country],
+          },
+        }
+      : {}),
+  },
 }));
 
 /** units per 1 EUR */
@@ -738,12 +760,17 @@ const rates: Record<string, string> = { USD: '1.0832', GBP: '0.8541', CAD: '1.47
  * leading price null with offers_count 0, an empty configurator, a country product without price. */
 const noBookable = new Set(['uk/en/mexico-yucatan-and-chiapas']);
 
-/** Products that are not active (shown only by preview): market/lang/tour -> status */
-const notActive: Record<string, 'draft' | 'inactive'> = {
+/**
+ * Products that are not active (shown only by preview): market/lang/tour -> status. The archived
+ * one (a tour withdrawn from the US Spanish site) keeps its offers, as an archived product keeps
+ * its bookings; the public API hides it and them.
+ */
+const notActive: Record<string, 'draft' | 'inactive' | 'archived'> = {
   'uk/en/jordan-petra-and-wadi-rum': 'draft',
   'ca/fr/egypt-pharaohs-and-nile': 'inactive',
   'de/en/south-africa-safari-and-cape': 'draft',
   'es/en/costa-rica-nature': 'inactive',
+  'us/es/peru-inca-trail': 'archived',
 };
 
 const slugify = (s: string) =>
@@ -1371,6 +1398,7 @@ const utcOffsetHours: Record<string, number> = {
   MUC: 1,
   BER: 1,
   FCO: 1,
+  MXP: 1,
   LHR: 0,
   MAN: 0,
   JFK: -5,
@@ -1468,7 +1496,7 @@ function flightData(tour: Tour, market: string, port: string, offset: number, co
 }
 
 // ---- offers: prices in the market currency, integer cents only
-const flightEur: Record<string, number> = { es: 780, de: 820, us: 690, uk: 640, ca: 720 };
+const flightEur: Record<string, number> = { es: 780, de: 820, us: 690, uk: 640, ca: 720, it: 760 };
 const perEur: Record<string, bigint> = { EUR: 10000n, USD: 10832n, GBP: 8541n, CAD: 14710n };
 
 function money(cents: bigint) {
@@ -1535,7 +1563,100 @@ function offersFor(tour: Tour, tourIndex: number, market: (typeof markets)[numbe
     // one seat left for a party of two: listed with available false
     push(first + 10, ports[0], { allotment: 12, allotment_used: 11 });
   }
+  if (tourIndex === 0) {
+    // the offer statuses the edge cases above do not use, so the console lists every one; none is
+    // public. An archived departure of an active product (hidden, kept for bookings), a draft one
+    // and one marked sold out by hand.
+    push(first + 49, ports[0], { status: 'Archived', code: `${tour.code}-${market.code}-${lang}-archived` });
+    push(first + 63, ports[0], { status: 'Draft', code: `${tour.code}-${market.code}-${lang}-draft` });
+    push(first + 77, ports[0], { status: 'SoldOut', code: `${tour.code}-${market.code}-${lang}-sold-out` });
+  }
   return list;
+}
+
+/**
+ * The `it` market (not active yet) gets one draft: the tour in Italian with bookable offers from
+ * Rome and Milan, so a signed preview shows its price and configurator while the market's public
+ * endpoints answer 403. Its supply (hotels, activities, transfers) gets Italian texts.
+ */
+function addItalianDraft(
+  tour: Tour,
+  tourIndex: number,
+  dayActs: Map<number, { activity: string; tier: string }[]>,
+  dayTransfers: Record<string, unknown>[],
+  stays: Record<string, unknown>[],
+) {
+  const market = markets.find((m) => m.code === 'it')!;
+  const country = italianCountries[tour.countryEn];
+  const place = (c: string) => italianCities[c] ?? c;
+  const translate = (row: Record<string, unknown>, it: Record<string, unknown>) => {
+    row.translations = { ...(row.translations as object), it };
+  };
+  for (const stay of stays) {
+    const hotel = hotels.get(stay.hotel as string)!;
+    const tier = TIERS.indexOf(stay.tier as (typeof TIERS)[number]);
+    const c = place(hotel.city as string);
+    translate(hotel, { description: italianSupply.hotel(tier, hotel.stars as number, c), city: c, country });
+  }
+  const t = italianSupply.activity;
+  for (const acts of dayActs.values()) {
+    for (const { activity } of acts) {
+      const a = activities.get(activity)!;
+      const name = italianActivities[a.name as string];
+      if (!name) throw new Error(`${a.name}: no Italian name`);
+      const c = place(a.city as string);
+      translate(a, {
+        name,
+        description: `${name}, ${c}.`,
+        city: c,
+        country,
+        reasons: [t.highlight(c), t.smallGroups],
+        amenities: [
+          { icon: 'guide', label: t.guide, description: t.languages },
+          { icon: 'clock', label: t.halfDay, description: t.hours },
+        ],
+      });
+    }
+  }
+  for (const { transfer } of dayTransfers) {
+    const row = transfers.get(transfer as string)!;
+    const code = transfer as string;
+    const to = place(row.city as string);
+    const from = tour.stops.find((st) => code.startsWith(`${slugify(st.city)}-to-`))?.city;
+    const [name, description] = code.endsWith('-airport-shuttle')
+      ? italianSupply.transfer.shared(to)
+      : code.endsWith('-airport-private')
+        ? italianSupply.transfer.private(to)
+        : code.endsWith('-coach')
+          ? italianSupply.transfer.coach(place(from!), to)
+          : italianSupply.transfer.minivan(place(from!), to);
+    translate(row, { name, ...(description ? { description } : {}), city: to, country });
+  }
+  const days: Record<string, unknown>[] = [];
+  let day = 1;
+  for (const stop of tour.stops) {
+    for (let k = 0; k < stop.nights; k++, day++) {
+      const [title, description] = italianProduct.days[day - 1];
+      days.push({ day, title, description, city: place(stop.city), country, activities: dayActs.get(day) ?? [] });
+    }
+  }
+  const [title, description] = italianProduct.days[day - 1];
+  days.push({ day, title, description, city: place(tour.stops.at(-1)!.city), country, activities: [] });
+  if (days.length !== italianProduct.days.length) throw new Error(`${tour.code}: Italian days do not match`);
+  const { days: _, ...texts } = italianProduct;
+  marketProducts.push({
+    template: tour.code,
+    market: market.code,
+    language: 'it',
+    version: 1,
+    status: 'draft',
+    sort_order: (tourIndex + 1) * 10,
+    ...texts,
+    hero_image: `tours/${tour.code}/hero-it.jpg`,
+    departure_airports: market.airports,
+    itinerary: days,
+    offers: offersFor(tour, tourIndex, market, 'it'),
+  });
 }
 
 tours.forEach((tour, tourIndex) => {
@@ -1576,10 +1697,11 @@ tours.forEach((tour, tourIndex) => {
         hero_image: `tours/${tour.code}/hero-${lang}.jpg`,
         departure_airports: market.airports.slice(0, 3),
         itinerary: itinerary(tour, lang, dayActs),
-        offers: status === 'active' ? offersFor(tour, tourIndex, market, lang) : [],
+        offers: status === 'active' || status === 'archived' ? offersFor(tour, tourIndex, market, lang) : [],
       });
     }
   }
+  if (tour.code === ITALIAN_TOUR) addItalianDraft(tour, tourIndex, dayActs, dayTransfers, stays);
 });
 
 // departure rules (offers.generate): a weekly departure of the first tours in each market's first

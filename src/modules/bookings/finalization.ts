@@ -11,10 +11,12 @@ import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { scheduleBalance } from '../balance/service.js';
 import { takeSeats } from '../catalog/offers.js';
 import { airportNames } from '../catalog/repository.js';
+import { textLanguages } from '../catalog/rules.js';
 import * as checkout from '../checkout/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
 import * as flights from '../flights/repository.js';
 import type { FlightLeg, FlightSegment } from '../flights/rules.js';
+import { marketDefaultLanguage } from '../markets/repository.js';
 import * as payments from '../payments/repository.js';
 import type { Quote } from '../payments/rules.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
@@ -60,8 +62,11 @@ type Selection = Record<string, unknown> & {
   extra_price_per_person?: number | null;
 };
 
-/** flight_selection as stored on the booking: airports named, each leg with its total. */
-async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number) {
+/**
+ * flight_selection as stored on the booking: airports named in `languages` (the booking's language,
+ * the market's default language, English: catalog textLanguages), each leg with its total.
+ */
+async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number, languages: string[]) {
   if (!s?.cabin_class) return null;
   const legs = s.legs ?? [];
   const codes = [
@@ -71,7 +76,7 @@ async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number) {
     s.inbound?.arrival_airport,
     ...legs.flatMap((l) => [l.origin, l.destination]),
   ].filter((c): c is string => typeof c === 'string');
-  const names = await airportNames(db, codes);
+  const names = await airportNames(db, codes, languages);
   const airport = (code: string | undefined) => (code ? { iata_code: code, ...(names.get(code) ?? {}) } : null);
   const segment = (seg: FlightSegment | undefined) =>
     seg
@@ -119,7 +124,8 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     const pax = state.actualPaxCount;
     const currency = quote.currency;
     const selection = state.flightSelection as Selection | null;
-    const enriched = await enrichSelection(tx, selection, pax);
+    const market = await marketDefaultLanguage(tx, state.marketCode);
+    const enriched = await enrichSelection(tx, selection, pax, textLanguages(state.lang, market));
     const booking = await checkout.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
     const answer = (status: string): Confirmation => ({

@@ -7,6 +7,7 @@ import { generateOffers } from '../offer-generation/service.js';
 import { commands } from './commands.js';
 import { DEMO_DIR, loadDemo, mergeDocuments, resolveRelativeDates } from './demo.js';
 import { defaultSections } from './import.js';
+import { previewUrlFor } from './preview.js';
 
 describe('demo document helpers', () => {
   it('resolves relative dates anywhere in the document', () => {
@@ -161,6 +162,110 @@ describe('loadDemo', () => {
     const price = (await t.app.inject(`/api/uk/en/products/${mexico.id}/leading-price`)).json().data;
     expect(price).toMatchObject({ price_from: null, offers_count: 0 });
     expect((await t.app.inject(`/api/uk/en/products/${mexico.id}/configurator`)).json().data.months).toEqual([]);
+  });
+
+  it('previews the Italian draft of the market still being prepared, whose public pages answer 403', async () => {
+    const [{ id }] = (
+      await t.database.query<{ id: number }>(
+        `SELECT mp.id FROM market_products mp JOIN markets m ON m.id = mp.market_id WHERE m.code = 'it'`,
+      )
+    ).rows;
+    const url = await previewUrlFor(t.database, t.config, id, t.clock.now());
+    const res = await t.app.inject(url!.replace(t.config.appUrl, ''));
+    expect(res.statusCode).toBe(200);
+    const d = res.json().data;
+    expect(d).toMatchObject({ id, status: 'draft', locale: 'it_IT', title: 'Marocco: le città imperiali' });
+    // 15 Active departures every 24 days from today+9; the cheapest (low season, 2026-06-24 from
+    // FCO): land 890 + flight 760 = 1650 EUR a person, +18% = 1947.00, up to the next 5 less 1 cent
+    expect(d.leading_price).toEqual({
+      product_by_market_id: id,
+      price_from: '1949.99',
+      currency: 'EUR',
+      offers_count: 15,
+    });
+    expect(d.configurator.departure_airports).toEqual([
+      { iata_code: 'FCO', city: 'Roma' },
+      { iata_code: 'MXP', city: 'Milano' },
+    ]);
+    expect(d.configurator.months[0]).toMatchObject({
+      year: 2026,
+      month: 6,
+      label: 'Giugno',
+      min_price: '3899.98',
+      min_price_per_person: '1949.99',
+      dates: [expect.objectContaining({ date: '2026-06-24', departure_airport: 'FCO', available: true })],
+    });
+    // the Italian texts of the supply: activities, cities and departure airports
+    type Day = { day_number: number; title: string; city: string; activities: { name: string; tier: string }[] };
+    const day3 = d.itinerary.flatMap((s: { days: Day[] }) => s.days).find((x: Day) => x.day_number === 3);
+    expect(day3.title).toBe('Fès: medina di Fès el-Bali e concerie');
+    expect(day3.city).toBe('Fès, Marocco');
+    expect(day3.activities.map((a: Day['activities'][number]) => `${a.tier}: ${a.name}`)).toEqual([
+      'included: Medina di Fès el-Bali e concerie',
+      'extra: Corso di cucina marocchina',
+    ]);
+    expect(d.departure_airports).toEqual([
+      { iata_code: 'FCO', name: 'Aeroporto di Roma-Fiumicino Leonardo da Vinci', city: 'Roma', country: 'Italia' },
+      { iata_code: 'MXP', name: 'Aeroporto di Milano Malpensa', city: 'Milano', country: 'Italia' },
+    ]);
+    for (const path of ['/api/it/it/products', `/api/it/it/products/${id}`, `/api/it/it/products/${id}/configurator`]) {
+      const r = await t.app.inject(path);
+      expect(r.statusCode, path).toBe(403);
+      expect(r.json().error, path).toBe('market_inactive');
+    }
+  });
+
+  it('hides the archived product and the archived, draft and sold-out departures from the public API', async () => {
+    // the Peru tour is archived on the US Spanish site (its offers kept): 11 of the 12 tours listed
+    const usEs = (await t.app.inject('/api/us/es/products')).json().data;
+    expect(usEs).toHaveLength(11);
+    expect(usEs.some((p: { country_slug: string }) => p.country_slug === 'peru')).toBe(false);
+    const [peru] = (
+      await t.database.query<{ id: number; status: string; offers: number }>(
+        `SELECT mp.id, mp.status, (SELECT count(*)::int FROM offers o WHERE o.market_product_id = mp.id) AS offers
+           FROM market_products mp JOIN markets m ON m.id = mp.market_id
+          WHERE m.code = 'us' AND mp.language = 'es' AND mp.url_slug = 'peru-y-el-camino-inca'`,
+      )
+    ).rows;
+    expect(peru).toMatchObject({ status: 'archived' });
+    expect(peru.offers).toBeGreaterThan(0);
+    for (const path of [`/api/us/es/products/${peru.id}`, '/api/us/es/products/slug/peru-y-el-camino-inca']) {
+      expect((await t.app.inject(path)).statusCode, path).toBe(404);
+    }
+    expect((await t.app.inject('/api/us/en/products')).json().data).toHaveLength(12);
+    // the Peru country page still answers in us/es, without the archived tour; us/en keeps its own
+    const page = async (lang: string) => (await t.app.inject(`/api/us/${lang}/cms/countries/peru`)).body;
+    expect(JSON.parse(await page('es')).data.slug).toBe('peru');
+    expect(await page('es')).not.toContain('peru-y-el-camino-inca');
+    expect(await page('en')).toContain('peru-and-the-inca-trail');
+    // Japan Essentials keeps its other departures; its Archived (today+58), Draft (today+72) and
+    // SoldOut (today+86) ones are not offered
+    const hidden = (
+      await t.database.query<{ id: number; status: string; departure_date: string }>(
+        `SELECT id, status, departure_date::text FROM offers
+          WHERE code IN ('japan-essentials-es-es-archived', 'japan-essentials-es-es-draft', 'japan-essentials-es-es-sold-out')
+          ORDER BY departure_date`,
+      )
+    ).rows;
+    expect(hidden.map((o) => [o.status, o.departure_date])).toEqual([
+      ['Archived', '2026-08-12'],
+      ['Draft', '2026-08-26'],
+      ['SoldOut', '2026-09-09'],
+    ]);
+    const es = (await t.app.inject('/api/es/es/products')).json().data;
+    const japan = es.find((p: { country_slug: string }) => p.country_slug === 'japan');
+    const conf = (await t.app.inject(`/api/es/es/products/${japan.id}/configurator`)).json().data;
+    type Day = { offer_id: number; date: string };
+    const dates: Day[] = conf.months.flatMap((m: { dates: Day[] }) => m.dates);
+    expect(dates.length).toBeGreaterThan(20);
+    const ids = hidden.map((o) => o.id);
+    expect(dates.filter((x) => ids.includes(x.offer_id) || hidden.some((o) => o.departure_date === x.date))).toEqual(
+      [],
+    );
+    for (const o of hidden) {
+      const start = await t.app.inject({ method: 'POST', url: `/api/es/es/checkout/${o.id}`, payload: {} });
+      expect(start.statusCode, o.status).toBe(404);
+    }
   });
 
   it('shows activities, hotels and day titles in the page language (German Japan page, worked by hand)', async () => {

@@ -45,8 +45,11 @@ export function textIn<C extends Column>(
     languages.map((l) => sql`${l}`),
     sql`, `,
   )}]::text[]`;
+  // the base row's key qualified by its table: unqualified, airports' "iata_code" would name the
+  // translation row's own column, and every airport would take the first translation's text
+  const key = sql`${sql.identifier(getTableName(s.key.table))}.${sql.identifier(s.key.name)}`;
   return sql`COALESCE((SELECT tr.${field} FROM ${sql.identifier(getTableName(s.table))} tr
-     WHERE tr.${sql.identifier(s.parent.name)} = ${s.key} AND tr.language = ANY(${list}) AND tr.${field} IS NOT NULL
+     WHERE tr.${sql.identifier(s.parent.name)} = ${key} AND tr.language = ANY(${list}) AND tr.${field} IS NOT NULL
      ORDER BY array_position(${list}, tr.language) LIMIT 1), ${base})`.mapWith(base) as SQL<
     C['_']['data'] | (C['_']['notNull'] extends true ? never : null)
   >;

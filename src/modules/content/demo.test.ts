@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { addTemplate, applyContent, importContext } from '../../../test/support/content-fixture.js';
 import { markets } from '../../db/schema/index.js';
 import { contentSection } from './import.js';
+import { previewUrl } from './preview.js';
 import { DEFAULT_LABELS } from './rules.js';
 
 const doc = JSON.parse(readFileSync(new URL('../../../data/demo/content.json', import.meta.url), 'utf8'));
@@ -39,6 +40,11 @@ const REGIONS = {
   americas: ['peru', 'mexico', 'costa-rica'],
   'africa-and-middle-east': ['morocco', 'egypt', 'jordan', 'south-africa'],
 };
+/** The regions' countries in a scope: Egypt's French-Canadian translation is archived (ca/fr only). */
+const regionsIn = (market: string, lang: string) =>
+  market === 'ca' && lang === 'fr'
+    ? { ...REGIONS, 'africa-and-middle-east': ['morocco', 'jordan', 'south-africa'] }
+    : REGIONS;
 
 describe('data/demo/content.json', () => {
   it('validates against the content section and its checks', async () => {
@@ -89,10 +95,12 @@ afterAll(() => t.close());
 const scopes = MARKETS.flatMap(([market, languages]) => languages.map((lang) => [market, lang] as const));
 
 describe('demo content over HTTP', () => {
-  it.each(scopes)('/api/%s/%s has three regions, eleven countries, labels and About Us', async (market, lang) => {
+  it.each(scopes)('/api/%s/%s has three regions and their countries, labels and About Us', async (market, lang) => {
     const base = `/api/${market}/${lang}/cms`;
     const regions = (await t.app.inject(`${base}/regions`)).json().data;
-    expect(Object.fromEntries(regions.map((r: any) => [r.slug, r.countries.map((c: any) => c.slug)]))).toEqual(REGIONS);
+    expect(Object.fromEntries(regions.map((r: any) => [r.slug, r.countries.map((c: any) => c.slug)]))).toEqual(
+      regionsIn(market, lang),
+    );
     for (const r of regions) {
       expect(r.experiences.phases.length).toBeGreaterThan(0);
       expect(r.image).toMatch(/^https?:\/\//);
@@ -101,7 +109,7 @@ describe('demo content over HTTP', () => {
     const japan = await t.app.inject(`${base}/countries/japan`);
     expect(japan.statusCode).toBe(200);
     expect(japan.json().data.relatedCountries.map((c: any) => c.slug)).toEqual(['vietnam', 'thailand', 'india']);
-    for (const slug of Object.values(REGIONS).flat()) {
+    for (const slug of Object.values(regionsIn(market, lang)).flat()) {
       expect((await t.app.inject(`${base}/countries/${slug}`)).statusCode, slug).toBe(200);
     }
 
@@ -118,6 +126,36 @@ describe('demo content over HTTP', () => {
     for (const path of ['regions/europe', 'countries/nepal', 'countries/portugal']) {
       expect((await t.app.inject(`/api/es/es/cms/${path}`)).statusCode, path).toBe(404);
     }
+  });
+
+  it('keeps a draft country (Sri Lanka) for its signed preview only, with its texts in every locale', async () => {
+    expect((await t.app.inject('/api/es/es/cms/countries/sri-lanka')).statusCode).toBe(404);
+    expect((await t.app.inject('/api/es/es/cms/regions/asia')).json().data.countries.map((c: any) => c.slug)).toEqual(
+      REGIONS.asia,
+    );
+    for (const [market, lang, tagline] of [
+      ['es', 'es', 'La lágrima de la India'],
+      ['de', 'de', 'Die Träne Indiens'],
+      ['ca', 'fr', 'La larme de l’Inde'],
+    ]) {
+      const url = previewUrl(t.config, { kind: 'country', slug: 'sri-lanka', market, lang }, t.clock.now(), '');
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json().data, url).toMatchObject({ slug: 'sri-lanka', name: 'Sri Lanka', tagline });
+    }
+  });
+
+  it("hides Egypt in French-Canadian only (its fr_CA translation is archived), in its pages and its neighbours'", async () => {
+    expect((await t.app.inject('/api/ca/fr/cms/countries/egypt')).statusCode).toBe(404);
+    const en = await t.app.inject('/api/ca/en/cms/countries/egypt');
+    expect(en.statusCode).toBe(200);
+    expect(en.json().data).toMatchObject({ slug: 'egypt', name: 'Egypt' });
+    const related = async (market: string, lang: string) =>
+      (await t.app.inject(`/api/${market}/${lang}/cms/countries/morocco`))
+        .json()
+        .data.relatedCountries.map((c: any) => c.slug);
+    expect(await related('ca', 'fr')).toEqual(['jordan', 'south-africa']);
+    expect(await related('ca', 'en')).toEqual(['egypt', 'jordan', 'south-africa']);
   });
 
   it('shows stored labels for some locales and the defaults elsewhere', async () => {

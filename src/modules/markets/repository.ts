@@ -70,3 +70,9 @@ export async function loadMarkets(db: DbOrTx): Promise<Market[]> {
       })),
   }));
 }
+
+/** The market's default language (undefined for an unknown code), read inside a caller's transaction. */
+export async function marketDefaultLanguage(db: DbOrTx, code: string): Promise<string | undefined> {
+  const rows = await db.select({ lang: markets.defaultLanguage }).from(markets).where(eq(markets.code, code)).limit(1);
+  return rows[0]?.lang;
+}

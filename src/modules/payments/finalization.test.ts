@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { CookieJar, clientInput, travelerInput } from '../../../test/support/checkout-jar.js';
 import { waitFor } from '../../../test/support/wait.js';
-import { bookingPassengers, bookings, offers } from '../../db/schema/index.js';
+import { airports, airportTranslations, bookingPassengers, bookings, offers } from '../../db/schema/index.js';
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
@@ -67,6 +67,18 @@ beforeAll(async () => {
       },
     })
     .where(eq(offers.id, cat.offers.active));
+  // airport texts for the booking's flight_selection (an es/es booking: es, then English)
+  await t.database.db.insert(airports).values([
+    { iataCode: 'NRT', name: 'Narita International', city: 'Tokyo', country: 'Japan' },
+    { iataCode: 'KIX', name: 'Kansai International', city: 'Osaka', country: 'Japan' },
+  ]);
+  await t.database.db.insert(airportTranslations).values([
+    { iataCode: 'MAD', language: 'es', name: 'Aeropuerto Adolfo Suárez Madrid-Barajas', country: 'España' },
+    { iataCode: 'NRT', language: 'es', name: 'Aeropuerto Internacional de Narita', city: 'Tokio', country: 'Japón' },
+    { iataCode: 'NRT', language: 'de', name: 'Flughafen Narita', city: 'Tokio', country: 'Japan' },
+    { iataCode: 'KIX', language: 'en', name: 'Kansai International Airport' },
+    { iataCode: 'KIX', language: 'fr', name: 'Aéroport international du Kansai' },
+  ]);
 });
 afterAll(() => t.close());
 
@@ -128,6 +140,26 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     ]);
     const [b] = await db.select().from(bookings).where(eq(bookings.id, session.booking_id));
     expect(b).toMatchObject({ paymentGatewayCode: 'sandbox', paymentMethodCode: 'card' });
+    // the airports named in the booking's language, field by field: Spanish, then English, then the base row
+    const fs = b.flightSelection as Record<string, any>;
+    expect(fs.outbound.departure_airport_info).toEqual({
+      iata_code: 'MAD',
+      name: 'Aeropuerto Adolfo Suárez Madrid-Barajas',
+      city: 'Madrid',
+      country: 'España',
+    });
+    expect(fs.outbound.arrival_airport_info).toEqual({
+      iata_code: 'NRT',
+      name: 'Aeropuerto Internacional de Narita',
+      city: 'Tokio',
+      country: 'Japón',
+    });
+    expect(fs.legs.find((l: { type: string }) => l.type === 'domestic').destination_airport).toEqual({
+      iata_code: 'KIX',
+      name: 'Kansai International Airport',
+      city: 'Osaka',
+      country: 'Japan',
+    });
 
     // a second finalization of the intent (webhook, reconciliation) answers what the first stored
     const again = await finalizeBooking(t.app.ctx, {
