@@ -174,7 +174,7 @@ describe('product pages', () => {
     ]);
     // what was typed stays in the form
     expect(second.body).toContain('value="Too late"');
-    expect(second.body).toContain('Nothing was saved.');
+    expect(second.body).toContain('Not saved: ');
     expect(await product(ids.esEn)).toEqual(before);
     expect(await catalogRevisionOf(t.database)).toBe(revision);
   });
