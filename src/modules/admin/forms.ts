@@ -31,6 +31,8 @@ export interface FieldSpec {
   empty?: string;
   /** the height of a textarea */
   rows?: number;
+  /** the label is for screen readers only (a field in a table cell whose column header names it) */
+  hiddenLabel?: boolean;
 }
 
 /** How a form is drawn: read-only (every field disabled), and a prefix of its ids when a page has two forms. */
@@ -197,7 +199,7 @@ export function formField(spec: FieldSpec, value: string, errors: string[] = [],
         ? html`<input ${attrs} type="text" inputmode="numeric" value="${value}">`
         : html`<input ${attrs} type="${type}" value="${value}">`;
   }
-  return html`<div class="field${errors.length ? ' has-error' : ''}"><label for="${id}">${spec.label}</label>${hint}
+  return html`<div class="field${errors.length ? ' has-error' : ''}"><label for="${id}"${spec.hiddenLabel ? html` class="sr-only"` : ''}>${spec.label}</label>${hint}
 ${control}${errorList(id, errors)}</div>`;
 }
 

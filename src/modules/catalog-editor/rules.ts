@@ -5,7 +5,7 @@
 // `title`, `itinerary.2.title`, `currency.code`. What the user typed is passed to the importer as
 // typed wherever it can be, so the importer's own rules (JSON Schema, references) judge it.
 import type { ImportProblem } from '../../import/section.js';
-import type { Permission } from '../admin/permissions.js';
+import * as lifecycle from '../admin/lifecycle.js';
 
 /** Field name -> the text the form holds (checkbox: '1' when ticked; repeated fields joined by ','). */
 export type Values = Record<string, string>;
@@ -13,28 +13,8 @@ export type Values = Record<string, string>;
 // ------------------------------------------------------------------------------------ publishing
 
 /** edit_catalog changes drafts; every other product status needs publish_catalog as well. */
-export function permissionToChange(status: string): Permission {
-  return status === 'draft' ? 'edit_catalog' : 'publish_catalog';
-}
-
-export const STATUS_ACTIONS = {
-  publish: { from: ['draft', 'inactive'], to: 'active', label: 'Publish' },
-  unpublish: { from: ['active'], to: 'inactive', label: 'Unpublish' },
-  archive: { from: ['draft', 'active', 'inactive'], to: 'archived', label: 'Archive' },
-  restore: { from: ['archived'], to: 'draft', label: 'Restore as draft' },
-} as const;
-export type StatusAction = keyof typeof STATUS_ACTIONS;
-
-export function isStatusAction(a: string): a is StatusAction {
-  return Object.hasOwn(STATUS_ACTIONS, a);
-}
-
-/** The actions a product in `status` offers. */
-export function actionsFrom(status: string): StatusAction[] {
-  return (Object.keys(STATUS_ACTIONS) as StatusAction[]).filter((a) =>
-    (STATUS_ACTIONS[a].from as readonly string[]).includes(status),
-  );
-}
+export const permissionToChange = (status: string) => lifecycle.permissionToChange(status, 'catalog');
+export { actionsFrom, isStatusAction, STATUS_ACTIONS, type StatusAction } from '../admin/lifecycle.js';
 
 // ------------------------------------------------------------------------------------ form values
 

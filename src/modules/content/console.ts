@@ -17,6 +17,7 @@ import {
   formRecord,
   problemsToFields,
 } from '../admin/forms.js';
+import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
 import { allows } from '../admin/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext } from '../admin/views.js';
 import {
@@ -48,7 +49,7 @@ const SLUG: FieldSpec = {
 
 const can = (p: PageContext, permission: 'edit_content' | 'publish_content') => allows(p.actor.grant, permission);
 /** May this admin change the record's fields? A draft with edit_content, anything else with publish_content. */
-const mayChange = (p: PageContext, status: string) => can(p, status === 'draft' ? 'edit_content' : 'publish_content');
+const mayChange = (p: PageContext, status: string) => allows(p.actor.grant, permissionToChange(status, 'content'));
 
 function tabs(p: PageContext): Html {
   const items = [
@@ -86,24 +87,9 @@ ${enabled ? html`<div class="actions"><button type="submit">${button}</button></
 
 function statusButtons(p: PageContext, r: EditorRecord): Html {
   if (!can(p, 'publish_content') || r.unsaved) return html``;
-  const next: Record<string, [string, string][]> = {
-    draft: [
-      ['active', 'Publish'],
-      ['archived', 'Archive'],
-    ],
-    active: [
-      ['inactive', 'Unpublish'],
-      ['archived', 'Archive'],
-    ],
-    inactive: [
-      ['active', 'Publish'],
-      ['archived', 'Archive'],
-    ],
-    archived: [['draft', 'Restore']],
-  };
-  return html`<div class="actions">${(next[r.status] ?? []).map(
-    ([to, label]) => html`<form method="post" action="${recordPath(r.kind, r.slug)}/status">${csrfField(p.csrfToken)}
-<input type="hidden" name="status" value="${to}"><button type="submit"${to === 'archived' ? html` class="danger"` : ''}>${label}</button></form>`,
+  return html`<div class="actions">${actionsFrom(r.status).map(
+    (a) => html`<form method="post" action="${recordPath(r.kind, r.slug)}/status">${csrfField(p.csrfToken)}
+<input type="hidden" name="status" value="${STATUS_ACTIONS[a].to}"><button type="submit"${a === 'archive' ? html` class="danger"` : ''}>${a === 'restore' ? 'Restore' : STATUS_ACTIONS[a].label}</button></form>`,
   )}</div>`;
 }
 
@@ -411,7 +397,7 @@ ${saveForm(p, `/admin/content/labels/${locale}`, fieldsOf(LABEL_FIELDS, values, 
     });
     const rows = regions.map(
       (r) =>
-        html`<tr><td>${r.slug}</td><td>${badge(r.status)}</td><td class="sr-labels">${formField(
+        html`<tr><td>${r.slug}</td><td>${badge(r.status)}</td><td>${formField(
           spec(r.slug),
           values[`order_${r.slug}`] ?? String(r.values.sort_order),
           errors[`order_${r.slug}`],

@@ -8,6 +8,7 @@ import type { RegionExperiences, Trailer } from '../../db/schema/content.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import type { FieldSpec } from '../admin/forms.js';
+import { permissionToChange } from '../admin/lifecycle.js';
 import { assertAllowed, type Permission } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { runImport, validateImport } from '../catalog/import.js';
@@ -323,7 +324,7 @@ export function decide(s: ContentSave, stored: EditorRecord | undefined): Decisi
   }
   const details = { status: stored.status, ...(s.locale ? { locale: s.locale } : {}) };
   return {
-    permission: stored.status === 'draft' ? 'edit_content' : 'publish_content',
+    permission: permissionToChange(stored.status, 'content'),
     action: `${s.kind}.update`,
     details,
   };
