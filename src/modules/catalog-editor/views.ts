@@ -5,7 +5,7 @@
 import { type Html, html } from '../../platform/html.js';
 import { type FieldErrors, type FieldSpec, formField, formProblems } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
-import { badge, csrfField, layout, notice, type PageContext, pager, when } from '../admin/views.js';
+import { badge, csrfField, layout, notice, type PageContext, pager, sectionTabs, when } from '../admin/views.js';
 import { ACCOMMODATION_TIERS, ACTIVITY_TIERS, OFFER_STATUSES, PRODUCT_STATUSES } from '../catalog/import-schema.js';
 import type * as repo from './repository.js';
 import { actionsFrom, permissionToChange, rowsOf, STATUS_ACTIONS, type Values } from './rules.js';
@@ -54,17 +54,12 @@ export function checkbox(f: FormState, name: string, label: string): Html {
 /** Every problem once more at the top, each linking to its field; those of no field only here. */
 const summary = (f: FormState) => formProblems(f.problems, { scope: f.scope });
 
-const tabs = (p: PageContext) => {
-  const items = [
+const tabs = (p: PageContext) =>
+  sectionTabs(p, 'Catalog', [
     ['/admin/catalog/products', 'Products'],
     ['/admin/catalog/offers', 'Offers'],
     ['/admin/catalog/markets', 'Markets'],
-  ];
-  return html`<nav class="tabs" aria-label="Catalog">${items.map(
-    ([href, text]) =>
-      html`<a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${text}</a>`,
-  )}</nav>`;
-};
+  ]);
 
 const mediaHint = html`A storage path (<code>tours/japan/hero.jpg</code>) or a full URL; upload images under <a href="/admin/media">Media</a>.`;
 

@@ -19,7 +19,7 @@ import {
 } from '../admin/forms.js';
 import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
 import { allows } from '../admin/permissions.js';
-import { badge, csrfField, layout, notice, type PageContext } from '../admin/views.js';
+import { badge, csrfField, layout, notice, type PageContext, sectionTabs } from '../admin/views.js';
 import {
   type ContentSave,
   type EditorRecord,
@@ -51,19 +51,14 @@ const can = (p: PageContext, permission: 'edit_content' | 'publish_content') => 
 /** May this admin change the record's fields? A draft with edit_content, anything else with publish_content. */
 const mayChange = (p: PageContext, status: string) => allows(p.actor.grant, permissionToChange(status, 'content'));
 
-function tabs(p: PageContext): Html {
-  const items = [
+const tabs = (p: PageContext) =>
+  sectionTabs(p, 'Content', [
     ['/admin/content/regions', 'Regions'],
     ['/admin/content/countries', 'Countries'],
     ['/admin/content/about-us', 'About Us'],
     ['/admin/content/labels', 'Region labels'],
     ['/admin/content/home', 'Home'],
-  ];
-  return html`<nav class="tabs" aria-label="Content">${items.map(
-    ([href, label]) =>
-      html`<a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${label}</a>`,
-  )}</nav>`;
-}
+  ]);
 
 function page(p: PageContext, title: string, body: Html): string {
   return layout(p, title, html`${tabs(p)}<h1>${title}</h1>${body}`);
