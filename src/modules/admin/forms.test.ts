@@ -66,4 +66,34 @@ describe('console forms', () => {
     );
     expect(formProblems({}).text).toBe('');
   });
+
+  it('keeps a select value the choices do not hold, groups tick boxes under a legend, and can hide a label', () => {
+    expect(
+      formField({ name: 'tier', label: 'Tier', type: 'select', options: ['included'], empty: '—' }, 'odd').text,
+    ).toContain(
+      '<option value="">—</option><option value="odd" selected>odd</option><option value="included">included</option>',
+    );
+    const days = formField(
+      {
+        name: 'weekdays',
+        label: 'Departs on',
+        type: 'checkboxes',
+        options: [
+          { value: '1', label: 'Monday' },
+          { value: '2', label: 'Tuesday' },
+        ],
+      },
+      '2',
+      ['must not be empty'],
+    ).text;
+    expect(days).toContain(
+      '<fieldset id="f-weekdays" class="field has-error" aria-invalid="true" aria-describedby="f-weekdays-error"><legend>Departs on</legend>',
+    );
+    expect(days).toContain(
+      '<label for="f-weekdays-1"><input id="f-weekdays-1" name="weekdays" type="checkbox" value="2" checked> Tuesday</label>',
+    );
+    expect(formField({ name: 'order_asia', label: 'Sort order of asia', hiddenLabel: true }, '1').text).toContain(
+      '<label for="f-order-asia" class="sr-only">Sort order of asia</label>',
+    );
+  });
 });
