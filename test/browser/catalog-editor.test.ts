@@ -70,9 +70,9 @@ describe('catalog editor in a browser', () => {
     await visible(page.getByRole('alert'));
     const slug = page.getByLabel('URL slug');
     expect(await slug.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator(`#${await slug.getAttribute('aria-describedby')}`).textContent()).toMatch(
-      /^has an invalid format/,
-    );
+    // aria-describedby names the problems first, then the hint
+    const [problemsId] = (await slug.getAttribute('aria-describedby'))!.split(' ');
+    expect(await page.locator(`#${problemsId}`).textContent()).toMatch(/^has an invalid format/);
     if (shots) {
       await slug.evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await page.screenshot({ path: projectPath('docs', 'console-catalog-product.png') });

@@ -50,7 +50,7 @@ export function fieldErrors(page: string, name: string, scope?: string): string[
   const id = `f-${scope ? `${scope}-` : ''}${name.replace(/[^a-zA-Z0-9]+/g, '-')}`;
   const list = new RegExp(`<ul class="field-error" id="${id}-error">([\\s\\S]*?)</ul>`).exec(page);
   if (!list) return [];
-  if (!new RegExp(`id="${id}"[^>]*aria-invalid="true" aria-describedby="${id}-error"`).test(page)) {
+  if (!new RegExp(`id="${id}"[^>]*aria-invalid="true" aria-describedby="${id}-error[ "]`).test(page)) {
     throw new Error(`the field ${name} does not point at its problems`);
   }
   return [...list[1]!.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => decode(m[1]!));

@@ -120,6 +120,18 @@ export function confirmPage(
   );
 }
 
+/** The sections of a console area as tabs; the one holding the current page is marked. */
+export function sectionTabs(
+  p: PageContext,
+  label: string,
+  items: readonly (readonly [href: string, text: string])[],
+): Html {
+  return html`<nav class="tabs" aria-label="${label}">${items.map(
+    ([href, text]) =>
+      html`<a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${text}</a>`,
+  )}</nav>`;
+}
+
 export function notice(text: string | undefined): Html {
   return text ? html`<div class="alert ok" role="status">${text}</div>` : html``;
 }

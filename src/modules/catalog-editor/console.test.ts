@@ -157,10 +157,13 @@ describe('product pages', () => {
     expect(res.statusCode).toBe(422);
     expect(fieldErrors(res.body, 'title')).toEqual(['must not have fewer than 1 characters']);
     expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(/^has an invalid format/);
+    // one save shows every problem: the schema's, and the references of what the schema accepted
     expect(fieldErrors(res.body, 'itinerary.0.activities')).toEqual([
       "line 3 (tier): must be one of 'included', 'extra', 'substitution'",
+      "line 2 (activity): unknown activity 'no-such-activity'",
     ]);
-    // the schema stops the document before the cross-reference checks: fix it, then they speak
+    expect(fieldErrors(res.body, 'itinerary.0.day')).toEqual(['day 13 is after the last day (12)']);
+    // with the schema's problems fixed the references stay refused
     const second = await post(action, editor, {
       ...values,
       title: 'Fine',
@@ -174,7 +177,7 @@ describe('product pages', () => {
     ]);
     // what was typed stays in the form
     expect(second.body).toContain('value="Too late"');
-    expect(second.body).toContain('Nothing was saved.');
+    expect(second.body).toContain('Not saved: ');
     expect(await product(ids.esEn)).toEqual(before);
     expect(await catalogRevisionOf(t.database)).toBe(revision);
   });

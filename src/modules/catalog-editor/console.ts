@@ -7,11 +7,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { guard, pageOf, sendPage } from '../admin/console.js';
+import { type FieldErrors, problemsToFields } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
 import { confirmPage } from '../admin/views.js';
 import { previewUrlFor } from '../catalog/preview.js';
 import * as repo from './repository.js';
-import { fieldProblems, isStatusAction, permissionToChange, type Values, valuesOf } from './rules.js';
+import { isStatusAction, permissionToChange, type Values, valuesOf } from './rules.js';
 import * as editor from './service.js';
 import * as views from './views.js';
 
@@ -154,11 +155,17 @@ function marketValues(m: repo.MarketRecord): Values {
   return v;
 }
 
-const noProblems = () => new Map<string, string[]>();
+const noProblems = (): FieldErrors => ({});
 
 /** The form again with the importer's problems beside their fields. */
 function failed(result: Extract<editor.SaveResult, { ok: false }>, values: Values, extra: string[] = []) {
-  return { values, problems: fieldProblems(result.problems, result.prefix, fieldNames(values, extra), result.rows) };
+  return {
+    values,
+    problems: problemsToFields(result.problems, result.prefix, {
+      fields: fieldNames(values, extra),
+      rows: result.rows,
+    }),
+  };
 }
 
 // ------------------------------------------------------------------------------------ pages

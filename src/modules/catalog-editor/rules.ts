@@ -1,42 +1,20 @@
-// Pure rules of the catalog editor: form values <-> one import-document record, import problems
-// -> the form field they belong to, the publishing rule and the status actions of a product.
+// Pure rules of the catalog editor: form values <-> one import-document record (the importer's
+// problems go back to their fields through admin/forms.ts), the publishing rule and the status
+// actions of a product.
 // A form field is named after the record's path in the import document, with dots:
 // `title`, `itinerary.2.title`, `currency.code`. What the user typed is passed to the importer as
 // typed wherever it can be, so the importer's own rules (JSON Schema, references) judge it.
 import type { ImportProblem } from '../../import/section.js';
-import type { Permission } from '../admin/permissions.js';
+import * as lifecycle from '../admin/lifecycle.js';
 
 /** Field name -> the text the form holds (checkbox: '1' when ticked; repeated fields joined by ','). */
 export type Values = Record<string, string>;
 
-/** Problems keyed by form field; '' holds those that belong to no one field. */
-export type FieldProblems = Map<string, string[]>;
-
 // ------------------------------------------------------------------------------------ publishing
 
 /** edit_catalog changes drafts; every other product status needs publish_catalog as well. */
-export function permissionToChange(status: string): Permission {
-  return status === 'draft' ? 'edit_catalog' : 'publish_catalog';
-}
-
-export const STATUS_ACTIONS = {
-  publish: { from: ['draft', 'inactive'], to: 'active', label: 'Publish' },
-  unpublish: { from: ['active'], to: 'inactive', label: 'Unpublish' },
-  archive: { from: ['draft', 'active', 'inactive'], to: 'archived', label: 'Archive' },
-  restore: { from: ['archived'], to: 'draft', label: 'Restore as draft' },
-} as const;
-export type StatusAction = keyof typeof STATUS_ACTIONS;
-
-export function isStatusAction(a: string): a is StatusAction {
-  return Object.hasOwn(STATUS_ACTIONS, a);
-}
-
-/** The actions a product in `status` offers. */
-export function actionsFrom(status: string): StatusAction[] {
-  return (Object.keys(STATUS_ACTIONS) as StatusAction[]).filter((a) =>
-    (STATUS_ACTIONS[a].from as readonly string[]).includes(status),
-  );
-}
+export const permissionToChange = (status: string) => lifecycle.permissionToChange(status, 'catalog');
+export { actionsFrom, isStatusAction, STATUS_ACTIONS, type StatusAction } from '../admin/lifecycle.js';
 
 // ------------------------------------------------------------------------------------ form values
 
@@ -263,51 +241,4 @@ export function ruleRecord(v: Values, product: { template: string; market: strin
   };
   if (text(v, 'fallback_flight_price')) record.fallback_flight_price = text(v, 'fallback_flight_price');
   return { record, rows: {} };
-}
-
-// ------------------------------------------------------------------------------------ problems -> fields
-
-/**
- * Puts each import problem beside the form field it is about. `prefix` is the record's path in the
- * document (`/market_products/0`); `fields` the names the form shows. A problem deeper than any
- * field (`/highlights/2`, `/itinerary/0/activities/1/tier`) goes to the nearest field above it, its
- * message saying which line; one outside every field goes under ''.
- */
-export function fieldProblems(
-  problems: ImportProblem[],
-  prefix: string,
-  fields: Iterable<string>,
-  rows: Record<string, number[]> = {},
-): FieldProblems {
-  const known = new Set(fields);
-  const out: FieldProblems = new Map();
-  const put = (key: string, message: string) => out.set(key, [...(out.get(key) ?? []), message]);
-  for (const p of problems) {
-    const inside = p.path === prefix || p.path.startsWith(`${prefix}/`);
-    const parts = inside
-      ? p.path
-          .slice(prefix.length)
-          .split('/')
-          .filter(Boolean)
-          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      : [];
-    // list items of the document -> the form rows they came from
-    const list = parts[0] !== undefined ? rows[parts[0]] : undefined;
-    if (list && parts[1] !== undefined && /^\d+$/.test(parts[1])) parts[1] = String(list[Number(parts[1])] ?? parts[1]);
-    let placed = false;
-    for (let n = parts.length; n > 0 && !placed; n--) {
-      const key = parts.slice(0, n).join('.');
-      if (!known.has(key)) continue;
-      const rest = parts.slice(n);
-      const where = rest.length
-        ? /^\d+$/.test(rest[0]!)
-          ? `line ${Number(rest[0]) + 1}${rest.length > 1 ? ` (${rest.slice(1).join(' ')})` : ''}: `
-          : `${rest.join(' ')}: `
-        : '';
-      put(key, `${where}${p.reason}`);
-      placed = true;
-    }
-    if (!placed) put('', parts.length ? `${parts.join(' ')}: ${p.reason}` : p.reason);
-  }
-  return out;
 }

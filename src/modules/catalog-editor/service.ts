@@ -7,9 +7,10 @@
 import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
+import { importAndAudit } from '../admin/import-save.js';
 import { assertAllowed } from '../admin/permissions.js';
-import { type AdminActor, audit } from '../admin/service.js';
-import { type RecordChange, runImport } from '../catalog/import.js';
+import type { AdminActor } from '../admin/service.js';
+import type { RecordChange } from '../catalog/import.js';
 import * as repo from './repository.js';
 import {
   type Fragment,
@@ -43,11 +44,6 @@ function changeDetails(changes: RecordChange[]) {
   );
 }
 
-/** The one way the editor writes: the importer, exactly as the import command runs it. */
-async function importRecord(ctx: Ctx, doc: Record<string, unknown>) {
-  return runImport(ctx.database, doc, { today: ctx.clock.now().toISOString().slice(0, 10), events: ctx.events });
-}
-
 async function storedProduct(ctx: Ctx, id: number) {
   const p = await repo.productRow(ctx.database.db, id);
   if (!p) throw new AppError(404, 'product_not_found', 'No such market product.');
@@ -76,16 +72,15 @@ export async function createProduct(ctx: Ctx, actor: AdminActor, v: Values): Pro
       problems: [{ path: `${prefix}/language`, reason: `a product of ${template} in ${market}/${language} exists` }],
     };
   }
-  const result = await importRecord(ctx, { market_products: [record] });
-  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
-  const id = (await repo.productIdByKey(ctx.database.db, template, market, language))!;
-  await audit(ctx, actor, {
+  const id = async () => (await repo.productIdByKey(ctx.database.db, template, market, language))!;
+  const result = await importAndAudit(ctx, actor, { market_products: [record] }, async () => ({
     action: 'product.create',
     resourceType: 'market_product',
-    resourceId: id,
+    resourceId: await id(),
     details: { product: `${template}/${market}/${language}`, status: 'draft' },
-  });
-  return { ok: true, id };
+  }));
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
+  return { ok: true, id: await id() };
 }
 
 /** Texts, airports and itinerary of a product: a draft needs edit_catalog, any other status publish_catalog too. */
@@ -105,17 +100,18 @@ async function saveProductRecord(
   action: string,
 ): Promise<SaveResult> {
   const prefix = '/market_products/0';
-  const result = await importRecord(ctx, { market_products: [{ ...keyOf(stored), ...record }] });
+  const result = await importAndAudit(
+    ctx,
+    actor,
+    { market_products: [{ ...keyOf(stored), ...record }] },
+    (changes) => ({
+      action,
+      resourceType: 'market_product',
+      resourceId: stored.id,
+      details: { product: `${stored.template}/${stored.market}/${stored.language}`, changes: changeDetails(changes) },
+    }),
+  );
   if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
-  await audit(ctx, actor, {
-    action,
-    resourceType: 'market_product',
-    resourceId: stored.id,
-    details: {
-      product: `${stored.template}/${stored.market}/${stored.language}`,
-      changes: changeDetails(result.changes),
-    },
-  });
   return { ok: true, id: stored.id };
 }
 
@@ -151,14 +147,13 @@ export async function saveTemplate(ctx: Ctx, actor: AdminActor, code: string, v:
   if (parts.nonDraftProducts > 0) assertAllowed(actor.grant, 'publish_catalog');
   const { record, rows } = templateRecord(v);
   const prefix = '/product_templates/0';
-  const result = await importRecord(ctx, { product_templates: [{ code, ...record }] });
-  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
-  await audit(ctx, actor, {
+  const result = await importAndAudit(ctx, actor, { product_templates: [{ code, ...record }] }, (changes) => ({
     action: 'template.update',
     resourceType: 'product_template',
     resourceId: code,
-    details: { changes: changeDetails(result.changes) },
-  });
+    details: { changes: changeDetails(changes) },
+  }));
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
   return { ok: true, id: code };
 }
 
@@ -187,16 +182,16 @@ export async function saveOffer(
   }
   const { record, rows } = offerRecord(v, offerId === undefined);
   const prefix = '/market_products/0/offers/0';
-  const result = await importRecord(ctx, { market_products: [{ ...keyOf(product), offers: [{ code, ...record }] }] });
-  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
-  const id = offerId ?? (await repo.offerIdByCode(ctx.database.db, code))!;
-  await audit(ctx, actor, {
+  const id = async () => offerId ?? (await repo.offerIdByCode(ctx.database.db, code))!;
+  const doc = { market_products: [{ ...keyOf(product), offers: [{ code, ...record }] }] };
+  const result = await importAndAudit(ctx, actor, doc, async (changes) => ({
     action: offerId === undefined ? 'offer.create' : 'offer.update',
     resourceType: 'offer',
-    resourceId: id,
-    details: { code, changes: changeDetails(result.changes) },
-  });
-  return { ok: true, id };
+    resourceId: await id(),
+    details: { code, changes: changeDetails(changes) },
+  }));
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
+  return { ok: true, id: await id() };
 }
 
 /** Archived offers are hidden everywhere and kept for the bookings that point at them. */
@@ -204,16 +199,14 @@ export async function archiveOffer(ctx: Ctx, actor: AdminActor, offerId: number)
   assertAllowed(actor.grant, 'edit_catalog');
   const o = await repo.offerRow(ctx.database.db, offerId);
   if (!o) throw new AppError(404, 'offer_not_found', 'No such offer.');
-  const result = await importRecord(ctx, {
-    market_products: [{ ...keyOf(o), offers: [{ code: o.code, status: 'Archived' }] }],
-  });
-  if (!result.ok) throw new AppError(422, 'import_refused', result.problems.map((p) => p.reason).join('; '));
-  await audit(ctx, actor, {
+  const doc = { market_products: [{ ...keyOf(o), offers: [{ code: o.code, status: 'Archived' }] }] };
+  const result = await importAndAudit(ctx, actor, doc, () => ({
     action: 'offer.archive',
     resourceType: 'offer',
     resourceId: offerId,
     details: { code: o.code },
-  });
+  }));
+  if (!result.ok) throw new AppError(422, 'import_refused', result.problems.map((p) => p.reason).join('; '));
 }
 
 // ------------------------------------------------------------------------------------ departure rules
@@ -238,16 +231,15 @@ export async function saveRule(
     code = stored.code;
   }
   const { record, rows } = ruleRecord({ ...v, code }, keyOf(product));
-  const result = await importRecord(ctx, { offer_rules: [record] });
-  if (!result.ok) return { ok: false, problems: result.problems, prefix: '/offer_rules/0', rows };
-  const id = ruleId ?? (await repo.ruleIdByCode(ctx.database.db, code))!;
-  await audit(ctx, actor, {
+  const id = async () => ruleId ?? (await repo.ruleIdByCode(ctx.database.db, code))!;
+  const result = await importAndAudit(ctx, actor, { offer_rules: [record] }, async () => ({
     action: ruleId === undefined ? 'offer_rule.create' : 'offer_rule.update',
     resourceType: 'offer_rule',
-    resourceId: id,
+    resourceId: await id(),
     details: { code },
-  });
-  return { ok: true, id };
+  }));
+  if (!result.ok) return { ok: false, problems: result.problems, prefix: '/offer_rules/0', rows };
+  return { ok: true, id: await id() };
 }
 
 // ------------------------------------------------------------------------------------ markets
@@ -271,13 +263,12 @@ export async function saveMarket(
   }
   if (problems.length) return { ok: false, problems, prefix: '', rows: {} };
   const prefix = '/markets/0';
-  const result = await importRecord(ctx, { markets: [{ code: target, ...fragment.record }] });
-  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows: fragment.rows };
-  await audit(ctx, actor, {
+  const result = await importAndAudit(ctx, actor, { markets: [{ code: target, ...fragment.record }] }, (changes) => ({
     action: isNew ? 'market.create' : 'market.update',
     resourceType: 'market',
     resourceId: target,
-    details: { changes: changeDetails(result.changes) },
-  });
+    details: { changes: changeDetails(changes) },
+  }));
+  if (!result.ok) return { ok: false, problems: result.problems, prefix, rows: fragment.rows };
   return { ok: true, id: target };
 }

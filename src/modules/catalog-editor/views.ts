@@ -3,55 +3,38 @@
 // problems the importer found in it beside it (aria-invalid, aria-describedby), and every problem
 // listed once more at the top with a link to its field.
 import { type Html, html } from '../../platform/html.js';
+import { type FieldErrors, type FieldSpec, formField, formProblems } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
-import { badge, csrfField, layout, notice, type PageContext, pager, when } from '../admin/views.js';
+import { badge, csrfField, layout, notice, type PageContext, pager, sectionTabs, when } from '../admin/views.js';
 import { ACCOMMODATION_TIERS, ACTIVITY_TIERS, OFFER_STATUSES, PRODUCT_STATUSES } from '../catalog/import-schema.js';
 import type * as repo from './repository.js';
-import { actionsFrom, type FieldProblems, permissionToChange, rowsOf, STATUS_ACTIONS, type Values } from './rules.js';
+import { actionsFrom, permissionToChange, rowsOf, STATUS_ACTIONS, type Values } from './rules.js';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-
-/** The element id of a field: `f-` and its name, after the form's scope when a page has two forms. */
-const idOf = (f: FormState, name: string) => `f-${f.scope ? `${f.scope}-` : ''}${name.replace(/[^a-zA-Z0-9]+/g, '-')}`;
 
 /** The form being drawn: its values, its problems, whether it can be changed. */
 export interface FormState {
   values: Values;
-  problems: FieldProblems;
+  problems: FieldErrors;
   readOnly?: boolean;
   /** a prefix of the fields' ids, for the second form of a page (`tour`) */
   scope?: string;
 }
 
-function problemsOf(f: FormState, name: string): Html {
-  const list = f.problems.get(name);
-  if (!list?.length) return html``;
-  return html`<ul class="field-error" id="${idOf(f, name)}-error">${list.map((m) => html`<li>${m}</li>`)}</ul>`;
-}
-
-function invalid(f: FormState, name: string): Html {
-  return f.problems.get(name)?.length ? html` aria-invalid="true" aria-describedby="${idOf(f, name)}-error"` : html``;
-}
-
-type InputType = 'text' | 'date' | 'number' | 'url';
+const field = (f: FormState, spec: FieldSpec) =>
+  formField(spec, f.values[spec.name] ?? '', f.problems[spec.name], { disabled: f.readOnly, scope: f.scope });
 
 export function input(
   f: FormState,
   name: string,
   label: string,
-  opts: { type?: InputType; hint?: Html | string; required?: boolean } = {},
+  opts: { type?: 'text' | 'date' | 'number' | 'url'; hint?: Html | string } = {},
 ): Html {
-  const id = idOf(f, name);
-  return html`<div class="field"><label for="${id}">${label}</label>${opts.hint ? html`<p class="hint">${opts.hint}</p>` : ''}
-<input id="${id}" name="${name}" type="${opts.type === 'number' ? 'text' : (opts.type ?? 'text')}"${opts.type === 'number' ? html` inputmode="numeric"` : ''} value="${f.values[name] ?? ''}"${invalid(f, name)}${f.readOnly ? html` readonly` : ''}>
-${problemsOf(f, name)}</div>`;
+  return field(f, { name, label, type: opts.type ?? 'text', hint: opts.hint });
 }
 
 export function textarea(f: FormState, name: string, label: string, opts: { hint?: string; rows?: number } = {}): Html {
-  const id = idOf(f, name);
-  return html`<div class="field"><label for="${id}">${label}</label>${opts.hint ? html`<p class="hint">${opts.hint}</p>` : ''}
-<textarea id="${id}" name="${name}" rows="${opts.rows ?? 3}"${invalid(f, name)}${f.readOnly ? html` readonly` : ''}>${f.values[name] ?? ''}</textarea>
-${problemsOf(f, name)}</div>`;
+  return field(f, { name, label, type: 'textarea', hint: opts.hint, rows: opts.rows ?? 3 });
 }
 
 export function select(
@@ -61,50 +44,22 @@ export function select(
   options: readonly (string | { value: string; label: string })[],
   opts: { blank?: string } = {},
 ): Html {
-  const id = idOf(f, name);
-  const current = f.values[name] ?? '';
-  const list = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
-  // a value the choices do not hold (typed in an import) is kept, so saving does not change it
-  if (current && !list.some((o) => o.value === current)) list.unshift({ value: current, label: current });
-  return html`<div class="field"><label for="${id}">${label}</label>
-<select id="${id}" name="${name}"${invalid(f, name)}${f.readOnly ? html` disabled` : ''}>${opts.blank !== undefined ? html`<option value="">${opts.blank}</option>` : ''}${list.map(
-    (o) => html`<option value="${o.value}"${o.value === current ? html` selected` : ''}>${o.label}</option>`,
-  )}</select>${problemsOf(f, name)}</div>`;
+  return field(f, { name, label, type: 'select', options, empty: opts.blank });
 }
 
 export function checkbox(f: FormState, name: string, label: string): Html {
-  const id = idOf(f, name);
-  return html`<div class="field check"><label for="${id}"><input id="${id}" name="${name}" type="checkbox" value="1"${f.values[name] === '1' ? html` checked` : ''}${invalid(f, name)}${f.readOnly ? html` disabled` : ''}> ${label}</label>${problemsOf(f, name)}</div>`;
+  return field(f, { name, label, type: 'checkbox' });
 }
 
 /** Every problem once more at the top, each linking to its field; those of no field only here. */
-function summary(f: FormState, labels: (name: string) => string): Html {
-  if (f.problems.size === 0) return html``;
-  const items = [...f.problems].flatMap(([name, list]) =>
-    list.map((m) =>
-      name ? html`<li><a href="#${idOf(f, name)}">${labels(name)}</a>: ${m}</li>` : html`<li>${m}</li>`,
-    ),
-  );
-  return html`<div class="alert error" role="alert"><p>Nothing was saved. The import rules found ${items.length} problem(s):</p><ul>${items}</ul></div>`;
-}
+const summary = (f: FormState) => formProblems(f.problems, { scope: f.scope });
 
-const label = (name: string) =>
-  name
-    .split('.')
-    .map((p) => (/^\d+$/.test(p) ? `row ${Number(p) + 1}` : p.replaceAll('_', ' ')))
-    .join(', ');
-
-const tabs = (p: PageContext) => {
-  const items = [
+const tabs = (p: PageContext) =>
+  sectionTabs(p, 'Catalog', [
     ['/admin/catalog/products', 'Products'],
     ['/admin/catalog/offers', 'Offers'],
     ['/admin/catalog/markets', 'Markets'],
-  ];
-  return html`<nav class="tabs" aria-label="Catalog">${items.map(
-    ([href, text]) =>
-      html`<a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${text}</a>`,
-  )}</nav>`;
-};
+  ]);
 
 const mediaHint = html`A storage path (<code>tours/japan/hero.jpg</code>) or a full URL; upload images under <a href="/admin/media">Media</a>.`;
 
@@ -154,7 +109,7 @@ export function newProductPage(p: PageContext, f: FormState, choices: repo.Choic
     p,
     'New product',
     html`<h1>New product</h1>${tabs(p)}<p><a href="/admin/catalog/products">All products</a></p>
-${summary(f, label)}
+${summary(f)}
 <form method="post" action="/admin/catalog/products" class="card" novalidate>${csrfField(p.csrfToken)}
 <p class="muted">A new product is saved as a draft; it is public only once published.</p>
 ${select(
@@ -230,7 +185,7 @@ function templateForm(p: PageContext, d: ProductPageData): Html {
   const transfers = d.choices.transfers.map((t) => ({ value: t.code, label: `${t.code} (${t.name})` }));
   return html`<section class="card" aria-labelledby="tpl-h"><h2 id="tpl-h">Hotels and transfers (tour ${d.product.template})</h2>
 <p class="muted">Shared by every market and language of the tour${d.templateNonDraft ? html`; products of it that are not drafts: ${d.templateNonDraft}, so changes need publish_catalog` : ''}.</p>
-${summary(f, label)}
+${summary(f)}
 <form method="post" action="/admin/catalog/templates/${d.product.template}" novalidate>${csrfField(p.csrfToken)}
 <input type="hidden" name="product" value="${d.product.id}">
 ${input(f, 'hero_image', 'Tour hero image', { hint: mediaHint })}
@@ -283,7 +238,7 @@ export function productPage(p: PageContext, d: ProductPageData): string {
 <dt>Market and language</dt><dd><a href="/admin/catalog/markets/${mp.market}">${mp.market}</a> / ${mp.language}</dd><dt>Texts in the market's languages</dt><dd>${languageLinks(p, d)}</dd><dt>SKU</dt><dd>${mp.sku}</dd><dt>Changed</dt><dd>${when(mp.updatedAt)}</dd></dl>
 <div class="actions"><a class="button secondary" href="/admin/catalog/products/${mp.id}/preview" target="_blank" rel="noopener">Preview</a>${statusButtons(p, d)}</div>
 ${f.readOnly && allows(p.actor.grant, 'edit_catalog') ? html`<p class="muted">This product is ${mp.status}: changing it needs the ${permissionToChange(mp.status)} permission.</p>` : ''}</div>
-${summary(f, label)}
+${summary(f)}
 <form method="post" action="/admin/catalog/products/${mp.id}" novalidate>${csrfField(p.csrfToken)}
 <section class="card" aria-labelledby="texts-h"><h2 id="texts-h">Texts (${mp.language})</h2>
 ${input(f, 'title', 'Title')}${input(f, 'subtitle', 'Subtitle')}
@@ -364,7 +319,7 @@ export function offerPage(
     title,
     html`<h1>${title}</h1>${tabs(p)}<p><a href="/admin/catalog/products/${d.product.id}">${d.product.title}</a> (${d.product.market}/${d.product.language})</p>${notice(d.done)}
 ${o ? html`<div class="card"><dl class="facts"><dt>Status</dt><dd>${badge(o.status)}</dd><dt>Seats taken by bookings</dt><dd>${o.allotmentUsed}</dd></dl></div>` : ''}
-${summary(f, label)}
+${summary(f)}
 <form method="post" action="${action}" class="card" novalidate>${csrfField(p.csrfToken)}
 ${o ? '' : input(f, 'code', 'Offer code', { hint: 'Letters, digits, . _ -; it never changes' })}
 <div class="grid">${select(f, 'departure_airport', 'Departure airport', d.airports)}${input(f, 'departure_date', 'Departure date', { type: 'date' })}
@@ -387,19 +342,15 @@ export function rulePage(
   const f = d.form;
   const title = d.rule ? `Departure rule ${d.rule.code}` : 'New departure rule';
   const action = d.rule ? `/admin/catalog/rules/${d.rule.id}` : `/admin/catalog/products/${d.product.id}/rules`;
-  const days = new Set((f.values.weekdays ?? '').split(','));
   return layout(
     p,
     title,
     html`<h1>${title}</h1>${tabs(p)}<p><a href="/admin/catalog/products/${d.product.id}">${d.product.title}</a> (${d.product.market}/${d.product.language})</p>${notice(d.done)}
-${summary(f, label)}
+${summary(f)}
 <form method="post" action="${action}" class="card" novalidate>${csrfField(p.csrfToken)}
 ${d.rule ? '' : input(f, 'code', 'Rule code', { hint: 'Generated offers are coded <code>-<YYYYMMDD>' })}
 <div class="grid">${select(f, 'departure_airport', 'Departure airport', d.airports)}${input(f, 'season_start', 'Season starts', { type: 'date' })}${input(f, 'season_end', 'Season ends', { type: 'date' })}</div>
-<fieldset id="${idOf(f, 'weekdays')}"${invalid(f, 'weekdays')}><legend>Departs on</legend>${WEEKDAYS.map(
-      (w, i) =>
-        html`<label><input type="checkbox" name="weekdays" value="${i + 1}"${days.has(String(i + 1)) ? html` checked` : ''}${f.readOnly ? html` disabled` : ''}> ${w}</label>`,
-    )}${problemsOf(f, 'weekdays')}</fieldset>
+${field(f, { name: 'weekdays', label: 'Departs on', type: 'checkboxes', options: WEEKDAYS.map((w, i) => ({ value: String(i + 1), label: w })) })}
 ${input(f, 'dates', 'Single departure dates', { hint: 'YYYY-MM-DD, separated by commas' })}
 <div class="grid">${input(f, 'seats', 'Seats per departure', { type: 'number' })}${input(f, 'pax_count', 'Travellers priced', { type: 'number' })}
 ${input(f, 'margin_percent', 'Margin %')}${input(f, 'fallback_flight_price', 'Fallback flight price per person')}</div>
@@ -437,7 +388,7 @@ export function marketPage(p: PageContext, d: { market?: repo.MarketRecord; form
     p,
     title,
     html`<h1>${title}</h1>${tabs(p)}<p><a href="/admin/catalog/markets">All markets</a></p>${notice(d.done)}
-${summary(f, label)}
+${summary(f)}
 <form method="post" action="${m ? `/admin/catalog/markets/${m.code}` : '/admin/catalog/markets'}" class="card" novalidate>${csrfField(p.csrfToken)}
 ${m ? '' : input(f, 'code', 'Market code', { hint: 'two or three lower-case letters, e.g. fr' })}
 ${input(f, 'name', 'Name')}${checkbox(f, 'is_active', 'Active (its products are public)')}

@@ -1,9 +1,15 @@
 // Partial imports (issue 18): a record updates only the fields it names, a new record must name
 // its required fields, lists are replaced only when present, and a dry run writes nothing.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/support/app.js';
 import { catalogFixture, FIXTURE_TODAY, importFixture } from '../../../test/support/catalog-fixture.js';
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
+import { commands } from './commands.js';
 import { catalogRevisionOf, runImport } from './import.js';
 
 let database: Database;
@@ -295,6 +301,80 @@ describe('supply translations merge like the records they belong to', () => {
       '/hotels/0/translations/de',
       '/hotels/0/translations/de/stars',
       '/hotels/0/translations/fra',
+    ]);
+  });
+});
+
+describe('one round shows every problem it can', () => {
+  const JAPAN = { template: 'japan-essentials', market: 'es', language: 'es' };
+  // an update of the Spanish Japan product: two values the schema refuses, two unknown references
+  const doc = () => ({
+    market_products: [
+      {
+        ...JAPAN,
+        url_slug: 'Not a slug',
+        itinerary: [
+          { day: 'one', title: 'Llegada' },
+          { day: 2, title: 'Tokio', activities: [{ activity: 'tokyo-tea-ceremony', tier: 'included' }] },
+          { day: 3, title: 'Kioto', activities: [{ activity: 'no-such-activity', tier: 'included' }] },
+        ],
+      },
+    ],
+    product_templates: [
+      { code: 'japan-essentials', accommodations: [{ hotel: 'nowhere', tier: 'selection', day_start: 1, day_end: 2 }] },
+    ],
+  });
+
+  it('checks the references of the parts the schema accepted, at their paths in the document', async () => {
+    const result = await run(doc());
+    if (result.ok) throw new Error('expected problems');
+    expect(result.problems).toEqual([
+      { path: '/market_products/0/url_slug', reason: expect.stringMatching(/^has an invalid format/) },
+      { path: '/market_products/0/itinerary/0/day', reason: 'must be integer' },
+      // the day the schema refused is left out of the checks; the next days keep their index
+      { path: '/product_templates/0/accommodations/0/hotel', reason: "unknown hotel 'nowhere'" },
+      { path: '/market_products/0/itinerary/2/activities/0/activity', reason: "unknown activity 'no-such-activity'" },
+    ]);
+  });
+
+  it('a record the schema refuses as a whole (its key) leaves the references unchecked: other records may name it', async () => {
+    const result = await run({
+      markets: [{ code: 'Portugal!', name: 'Portugal' }],
+      market_products: [{ template: 'no-such-tour', market: 'es', language: 'es' }],
+    });
+    if (result.ok) throw new Error('expected problems');
+    expect(result.problems).toEqual([
+      { path: '/markets/0/code', reason: expect.stringMatching(/^has an invalid format/) },
+    ]);
+  });
+
+  it('the import command reports the schema problem and the unknown reference of one file together', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'itinera-import-')), 'doc.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        market_products: [
+          {
+            ...JAPAN,
+            url_slug: 'Not a slug',
+            itinerary: [{ day: 3, title: 'Kioto', activities: [{ activity: 'no-such-activity', tier: 'included' }] }],
+          },
+        ],
+      }),
+    );
+    const lines: string[] = [];
+    const cli = {
+      config: testConfig(),
+      database,
+      log: pino({ level: 'silent' }),
+      out: (l: string) => lines.push(l),
+      err: (l: string) => lines.push(`ERR ${l}`),
+    };
+    expect(await commands.import.run({ positional: [file], options: {} }, cli)).toBe(1);
+    expect(lines).toEqual([
+      `ERR ${file}: 2 problem(s), nothing was imported:`,
+      expect.stringMatching(/^ERR {3}\/market_products\/0\/url_slug: has an invalid format/),
+      "ERR   /market_products/0/itinerary/0/activities/0/activity: unknown activity 'no-such-activity'",
     ]);
   });
 });

@@ -1,4 +1,5 @@
-// The catalog import: validate the whole document (JSON Schema, then cross-references), then apply
+// The catalog import: validate the whole document (JSON Schema, and the cross-references of every
+// record the schema accepted), then apply
 // every section in one transaction and bump the catalog revision so every process drops its cache.
 import type { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
@@ -150,11 +151,77 @@ export async function validateImport(
     return [{ path: '/', reason: 'the document must be a JSON object' }];
   }
   const validator = validatorFor(sections);
-  if (!validator.Check(doc)) return schemaProblems(allErrors(validator, doc) as SchemaError[], doc);
   const ctx = importContext(database, opts, {}, []);
-  const problems: ImportProblem[] = [];
-  for (const s of sections) problems.push(...(await s.check(doc as Record<string, unknown>, ctx)));
+  const checks = async (valid: Record<string, unknown>) => {
+    const found: ImportProblem[] = [];
+    for (const s of sections) found.push(...(await s.check(valid, ctx)));
+    return found;
+  };
+  if (validator.Check(doc)) return checks(doc as Record<string, unknown>);
+  const problems = schemaProblems(allErrors(validator, doc) as SchemaError[], doc);
+  // the references of the records the schema accepted are checked too, so one round shows every problem
+  const valid = schemaValidPart(validator, doc as Record<string, unknown>);
+  if (valid) {
+    for (const p of await checks(valid.doc)) {
+      const path = valid.original(p.path);
+      // a check of a value the schema refused (`is required` for a field removed here) says nothing new
+      if (!valid.removed.some((r) => path === r || path.startsWith(`${r}/`))) problems.push({ ...p, path });
+    }
+  }
   return problems;
+}
+
+const MAX_PRUNE_ROUNDS = 20;
+
+/**
+ * The document without the values the schema refused, and a function taking a path in it back to
+ * the path of the same value in the document. A refused value is removed; if that leaves its
+ * object invalid (a required key gone) the object goes, and so on upwards. When a whole record of
+ * a section (`/markets/0`) or a section would have to go there is no such part: other records may
+ * name it (a market's products), and checking them would report references that are not wrong.
+ * Items removed from a list are counted, so the checks' paths name the items of the document;
+ * `removed` lists the document paths of what was removed.
+ */
+function schemaValidPart(
+  validator: ReturnType<typeof Compile>,
+  doc: Record<string, unknown>,
+): { doc: Record<string, unknown>; original: (path: string) => string; removed: string[] } | undefined {
+  const pruned = structuredClone(doc);
+  /** a list's path in the document -> the document index of each item it still holds */
+  const kept = new Map<string, number[]>();
+  const removed: string[] = [];
+  const decode = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+  const original = (path: string) => {
+    let out = '';
+    for (const part of path.split('/').slice(1)) {
+      const list = kept.get(out);
+      out += `/${list && /^\d+$/.test(part) ? String(list[Number(part)] ?? part) : part}`;
+    }
+    return out;
+  };
+  for (let round = 0; round < MAX_PRUNE_ROUNDS; round++) {
+    if (validator.Check(pruned)) return { doc: pruned, original, removed };
+    const paths = new Set((allErrors(validator, pruned) as SchemaError[]).map((e) => e.instancePath));
+    // later list items first, so removing one does not move the next one to remove
+    const order = [...paths].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+    for (const path of order) {
+      const parts = path.split('/').slice(1).map(decode);
+      if (parts.length <= 2) return undefined;
+      removed.push(original(path));
+      const parent = valueAt(pruned, path.slice(0, path.lastIndexOf('/')));
+      const last = parts[parts.length - 1]!;
+      if (Array.isArray(parent) && /^\d+$/.test(last)) {
+        const at = original(path.slice(0, path.lastIndexOf('/')));
+        const list = kept.get(at) ?? parent.map((_, i) => i);
+        list.splice(Number(last), 1);
+        kept.set(at, list);
+        parent.splice(Number(last), 1);
+      } else if (parent !== null && typeof parent === 'object') {
+        delete (parent as Record<string, unknown>)[last];
+      }
+    }
+  }
+  return undefined;
 }
 
 function importContext(

@@ -62,9 +62,9 @@ describe('/admin/supply-texts', () => {
       'Spanish (es)',
       'Italian (it)',
     ]);
-    expect(one.body).toContain('<label for="f-de.name">Name (de)</label>');
+    expect(one.body).toContain('<label for="f-de-name">Name (de)</label>');
     // a viewer's fields are disabled
-    expect(one.body).toContain('id="f-de.name" name="de.name" disabled');
+    expect(one.body).toContain('id="f-de-name" name="de.name" disabled');
     expect(one.body).toContain('Asakusa, Meiji shrine and Shibuya with a local guide.');
     expect(one.body).not.toContain('Save texts');
     const refused = await post('/admin/supply-texts/activities/tokyo-city-tour', viewer, { 'es.name': 'x' });
@@ -132,10 +132,10 @@ describe('/admin/supply-texts', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain(
-      'id="f-ca.amenities" name="ca.amenities" aria-describedby="f-ca.amenities-error" aria-invalid="true"',
+      'id="f-ca-amenities" name="ca.amenities" aria-invalid="true" aria-describedby="f-ca-amenities-error"',
     );
     expect(res.body).toContain(
-      '<p class="field-error" id="f-ca.amenities-error">each line needs an icon, a label and a description separated by |</p>',
+      '<ul class="field-error" id="f-ca-amenities-error"><li>each line needs an icon, a label and a description separated by |</li></ul>',
     );
     expect(res.body).toContain('Not saved: 1 problem(s), shown next to their fields.');
     // the form keeps what was typed

@@ -4,11 +4,10 @@
 // an audit row written.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
 import { field, guard, pageOf, sendPage } from '../admin/console.js';
-import { type FieldErrors, type FieldSpec, formField, formProblems } from '../admin/forms.js';
+import { type FieldErrors, type FieldSpec, formField, formProblems, problemsToFields } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
 import { csrfField, layout, notice, type PageContext, pager } from '../admin/views.js';
 import {
@@ -99,19 +98,6 @@ export function entriesOf(
   return { entries, values, errors };
 }
 
-/** Import problems by form field (`de.name`, a deeper path kept in the message); others under ''. */
-function problemsByField(problems: ImportProblem[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const p of problems) {
-    const m = /^\/[a-z_]+\/0\/translations\/([a-z]{2})\/([a-z_]+)(\/.*)?$/.exec(p.path);
-    const [key, message] = m
-      ? [`${m[1]}.${m[2]}`, m[3] ? `${m[3]}: ${p.reason}` : p.reason]
-      : ['', `${p.path}: ${p.reason}`];
-    out[key] = [...(out[key] ?? []), message];
-  }
-  return out;
-}
-
 function tabs(kind: SupplyKindName): Html {
   return html`<nav class="tabs" aria-label="Kinds of supply"><ul>${(Object.keys(SUPPLY_KINDS) as SupplyKindName[]).map(
     (k) =>
@@ -164,13 +150,13 @@ function editPage(
   const value = (lang: string, f: SupplyField) =>
     state.values?.[`${lang}.${f}`] ?? shown(f, record.translations[lang]?.[f]);
   const errors = state.errors ?? {};
+  const spec = (lang: string, f: SupplyField): FieldSpec => ({
+    name: `${lang}.${f}`,
+    label: `${FIELD_LABELS[f]} (${lang})`,
+    type: FIELD_TYPES[f],
+  });
   const input = (lang: string, f: SupplyField) =>
-    formField(
-      { name: `${lang}.${f}`, label: `${FIELD_LABELS[f]} (${lang})`, type: FIELD_TYPES[f] },
-      value(lang, f),
-      errors[`${lang}.${f}`],
-      !canEdit,
-    );
+    formField(spec(lang, f), value(lang, f), errors[`${lang}.${f}`], { disabled: !canEdit });
   const base = k.fields.map(
     (f) => html`<tr><th scope="row">${FIELD_LABELS[f]}</th><td>${shown(f, record.base[f])}</td></tr>`,
   );
@@ -178,7 +164,12 @@ function editPage(
     p,
     `Texts of ${k.one} ${record.key}`,
     html`<h1>Texts of ${k.one} ${record.key}</h1><p><a href="/admin/supply-texts?kind=${kind}">All ${k.label.toLowerCase()}</a></p>
-${notice(state.done)}${formProblems(errors)}
+${notice(state.done)}${formProblems(errors, {
+  label: (name) => {
+    const [lang = '', f = ''] = name.split('.');
+    return (k.fields as readonly string[]).includes(f) ? spec(lang, f as SupplyField).label : undefined;
+  },
+})}
 <div class="card"><table><caption>Base text (English, the last fallback)</caption><tbody>${base}</tbody></table></div>
 <form method="post" action="/admin/supply-texts/${kind}/${record.key}">${csrfField(p.csrfToken)}
 ${languages.map(
@@ -243,7 +234,8 @@ export async function supplyTextsConsoleRoutes(app: FastifyInstance, ctx: AppCon
     if (Object.keys(errors).length === 0) {
       const result = await saveSupplyTexts(ctx, p.actor, kind, key, form.entries);
       if (result.ok) return reply.redirect(`/admin/supply-texts/${kind}/${key}?saved=1`, 303);
-      errors = problemsByField(result.problems);
+      const fields = languages.flatMap((lang) => SUPPLY_KINDS[kind].fields.map((f) => `${lang}.${f}`));
+      errors = problemsToFields(result.problems, `/${SUPPLY_KINDS[kind].table}/0/translations`, { fields });
     }
     return sendPage(reply, editPage(p, kind, record, languages, true, { values: form.values, errors }), 422);
   });

@@ -3,9 +3,10 @@
 // validated by the import's rules, merges the same way, drops every cache and is audit-logged.
 import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
+import { importAndAudit } from '../admin/import-save.js';
 import { assertAllowed } from '../admin/permissions.js';
-import { type AdminActor, audit } from '../admin/service.js';
-import { type RecordChange, runImport } from './import.js';
+import type { AdminActor } from '../admin/service.js';
+import type { RecordChange } from './import.js';
 
 interface SupplyKind {
   /** the import document's key and the base table */
@@ -152,19 +153,15 @@ export async function saveSupplyTexts(
   assertAllowed(actor.grant, 'edit_catalog');
   const k: SupplyKind = SUPPLY_KINDS[kind];
   const doc = { [k.table]: [{ [k.key]: key, translations }] };
-  const result = await runImport(ctx.database, doc, {
-    events: ctx.events,
-    today: ctx.clock.now().toISOString().slice(0, 10),
-  });
-  if (!result.ok) return result;
-  await audit(ctx, actor, {
+  const result = await importAndAudit(ctx, actor, doc, (changes) => ({
     action: 'catalog.supply_texts.update',
     resourceType: k.one,
     resourceId: key,
     details: {
       languages: Object.keys(translations),
-      changed: result.changes.map((c) => ({ key: c.key, fields: c.changes.map((f) => f.field) })),
+      changed: changes.map((c) => ({ key: c.key, fields: c.changes.map((f) => f.field) })),
     },
-  });
+  }));
+  if (!result.ok) return result;
   return { ok: true, changes: result.changes };
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../../test/support/admin.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { fieldErrors } from '../../../test/support/console-form.js';
 import { seedContentWorld } from '../../../test/support/content-doc.js';
 import type { Permission } from '../admin/permissions.js';
 import { catalogRevisionOf } from '../catalog/import.js';
@@ -38,8 +39,7 @@ const audits = async (action: string) =>
     )
   ).rows;
 /** the message shown beside a field of a refused form */
-const fieldError = (body: string, name: string) =>
-  body.match(new RegExp(`<p class="field-error" id="f-${name}-error">([^<]*)</p>`))?.[1];
+const fieldError = (body: string, name: string) => fieldErrors(body, name).join('; ') || undefined;
 const REGION_TEXT = {
   name: '',
   description: '',
@@ -118,7 +118,7 @@ describe('content console pages', () => {
     const a = await signIn(t.app, { permissions: EDIT });
     const taken = await post('/admin/content/regions', a, { slug: 'asia', sort_order: '1' });
     expect(taken.statusCode).toBe(422);
-    expect(fieldError(taken.body, 'slug')).toBe('a region &#39;asia&#39; exists already');
+    expect(fieldError(taken.body, 'slug')).toBe("a region 'asia' exists already");
     const bad = await post('/admin/content/countries', a, {
       slug: 'Bad Slug',
       region: 'asia',
@@ -138,7 +138,7 @@ describe('content console pages', () => {
       products: 'japan-essentials\nno-such-tour',
     });
     expect(unknown.statusCode).toBe(422);
-    expect(fieldError(unknown.body, 'products')).toBe('/1: unknown product template &#39;no-such-tour&#39;');
+    expect(fieldError(unknown.body, 'products')).toBe("line 2: unknown product template 'no-such-tour'");
     expect(await one(`SELECT count(*)::int AS n FROM countries WHERE slug = 'fiji'`)).toEqual({ n: 0 });
     expect(await one(`SELECT count(*)::int AS n FROM countries WHERE slug = 'bad slug'`)).toEqual({ n: 0 });
   });
@@ -160,7 +160,7 @@ describe('content console pages', () => {
     });
     expect(dup.statusCode).toBe(422);
     expect(fieldError(dup.body, 'experiences')).toBe(
-      '/phases/0/id: duplicate phase id &#39;p&#39;; /phases/1/id: duplicate phase id &#39;p&#39;; /phases/1/products/0: unknown product template &#39;nope&#39;',
+      "/phases/0/id: duplicate phase id 'p'; /phases/1/id: duplicate phase id 'p'; /phases/1/products/0: unknown product template 'nope'",
     );
     expect(
       await one(

@@ -17,8 +17,9 @@ import {
   formRecord,
   problemsToFields,
 } from '../admin/forms.js';
+import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
 import { allows } from '../admin/permissions.js';
-import { badge, csrfField, layout, notice, type PageContext } from '../admin/views.js';
+import { badge, csrfField, layout, notice, type PageContext, sectionTabs } from '../admin/views.js';
 import {
   type ContentSave,
   type EditorRecord,
@@ -48,29 +49,28 @@ const SLUG: FieldSpec = {
 
 const can = (p: PageContext, permission: 'edit_content' | 'publish_content') => allows(p.actor.grant, permission);
 /** May this admin change the record's fields? A draft with edit_content, anything else with publish_content. */
-const mayChange = (p: PageContext, status: string) => can(p, status === 'draft' ? 'edit_content' : 'publish_content');
+const mayChange = (p: PageContext, status: string) => allows(p.actor.grant, permissionToChange(status, 'content'));
 
-function tabs(p: PageContext): Html {
-  const items = [
+const tabs = (p: PageContext) =>
+  sectionTabs(p, 'Content', [
     ['/admin/content/regions', 'Regions'],
     ['/admin/content/countries', 'Countries'],
     ['/admin/content/about-us', 'About Us'],
     ['/admin/content/labels', 'Region labels'],
     ['/admin/content/home', 'Home'],
-  ];
-  return html`<nav class="tabs" aria-label="Content">${items.map(
-    ([href, label]) =>
-      html`<a href="${href}"${p.path === href || p.path.startsWith(`${href}/`) ? html` aria-current="page"` : ''}>${label}</a>`,
-  )}</nav>`;
-}
+  ]);
 
 function page(p: PageContext, title: string, body: Html): string {
   return layout(p, title, html`${tabs(p)}<h1>${title}</h1>${body}`);
 }
 
 function fieldsOf(specs: FieldSpec[], values: Record<string, string>, errors: FieldErrors, disabled: boolean): Html[] {
-  return specs.map((s) => formField(s, values[s.name] ?? '', errors[s.name], disabled));
+  return specs.map((s) => formField(s, values[s.name] ?? '', errors[s.name], { disabled }));
 }
+
+/** The problems above a form, each linking to its field by the field's label. */
+const problemsOf = (specs: FieldSpec[], errors: FieldErrors) =>
+  formProblems(errors, { label: (name) => specs.find((s) => s.name === name)?.label });
 
 const texts = (specs: FieldSpec[], values: Record<string, unknown>) =>
   Object.fromEntries(specs.map((s) => [s.name, fieldText(s, values[s.name])]));
@@ -82,24 +82,9 @@ ${enabled ? html`<div class="actions"><button type="submit">${button}</button></
 
 function statusButtons(p: PageContext, r: EditorRecord): Html {
   if (!can(p, 'publish_content') || r.unsaved) return html``;
-  const next: Record<string, [string, string][]> = {
-    draft: [
-      ['active', 'Publish'],
-      ['archived', 'Archive'],
-    ],
-    active: [
-      ['inactive', 'Unpublish'],
-      ['archived', 'Archive'],
-    ],
-    inactive: [
-      ['active', 'Publish'],
-      ['archived', 'Archive'],
-    ],
-    archived: [['draft', 'Restore']],
-  };
-  return html`<div class="actions">${(next[r.status] ?? []).map(
-    ([to, label]) => html`<form method="post" action="${recordPath(r.kind, r.slug)}/status">${csrfField(p.csrfToken)}
-<input type="hidden" name="status" value="${to}"><button type="submit"${to === 'archived' ? html` class="danger"` : ''}>${label}</button></form>`,
+  return html`<div class="actions">${actionsFrom(r.status).map(
+    (a) => html`<form method="post" action="${recordPath(r.kind, r.slug)}/status">${csrfField(p.csrfToken)}
+<input type="hidden" name="status" value="${STATUS_ACTIONS[a].to}"><button type="submit"${a === 'archive' ? html` class="danger"` : ''}>${a === 'restore' ? 'Restore' : STATUS_ACTIONS[a].label}</button></form>`,
   )}</div>`;
 }
 
@@ -147,7 +132,7 @@ async function recordPageView(
   return page(
     p,
     title,
-    html`${form.saved ? notice('Saved.') : ''}${formProblems(errors)}
+    html`${form.saved ? notice('Saved.') : ''}${problemsOf(specs, errors)}
 <p>Status: ${badge(r.status)}${editable ? '' : html` <span class="muted">Changing a record that is not a draft needs the publish_content permission.</span>`}</p>
 ${statusButtons(p, r)}
 ${saveForm(p, recordPath(r.kind, r.slug), fieldsOf(specs, values, errors, !editable), editable)}
@@ -186,7 +171,7 @@ function textPageView(
     p,
     title,
     html`<p><a href="${recordPath(r.kind, r.slug)}">Back to ${r.kind === 'about_us' ? 'About Us' : r.slug}</a></p>
-${form.saved ? notice('Saved.') : ''}${formProblems(errors)}
+${form.saved ? notice('Saved.') : ''}${problemsOf(specs, errors)}
 <p>Record: ${badge(r.status)} Texts: ${t ? badge(t.status) : html`<span class="muted">not written yet</span>`}</p>${preview}
 ${saveForm(p, `${recordPath(r.kind, r.slug)}/texts/${locale}`, fieldsOf(specs, values, errors, !editable), editable)}`,
   );
@@ -222,7 +207,7 @@ async function submit(
     { check: Object.keys(unread).length > 0 },
   );
   if (result.ok) return reply.redirect(done, 303);
-  const errors = problemsToFields(result.problems, result.prefix);
+  const errors = problemsToFields(result.problems, result.prefix, { fields: specs.map((s) => s.name) });
   for (const [k, list] of Object.entries(unread)) errors[k] = [...list, ...(errors[k] ?? [])];
   const values = Object.fromEntries(specs.map((s) => [s.name, read(s.name)]));
   return sendPage(reply, await again(values, errors), 422);
@@ -261,13 +246,15 @@ ${kind === 'country' ? html`<th scope="col">Region</th>` : ''}<th scope="col">So
       );
     });
 
-    const newForm = async (p: PageContext, values: Record<string, string>, errors: FieldErrors) =>
-      page(
+    const newForm = async (p: PageContext, values: Record<string, string>, errors: FieldErrors) => {
+      const specs = [SLUG, ...(await recordSpecs(ctx, kind))];
+      return page(
         p,
         `New ${one.toLowerCase()}`,
-        html`${formProblems(errors)}<p class="muted">A new ${one.toLowerCase()} is a draft: nobody sees it until it is published.</p>
-${saveForm(p, path, fieldsOf([SLUG, ...(await recordSpecs(ctx, kind))], values, errors, false), true, `Create ${one.toLowerCase()}`)}`,
+        html`${problemsOf(specs, errors)}<p class="muted">A new ${one.toLowerCase()} is a draft: nobody sees it until it is published.</p>
+${saveForm(p, path, fieldsOf(specs, values, errors, false), true, `Create ${one.toLowerCase()}`)}`,
       );
+    };
 
     app.get(`${path}/new`, edit, async (request, reply) => sendPage(reply, await newForm(pageOf(request), {}, {})));
 
@@ -369,7 +356,7 @@ ${saveForm(p, path, fieldsOf([SLUG, ...(await recordSpecs(ctx, kind))], values, 
     page(
       p,
       `Region labels: ${locale}`,
-      html`<p><a href="/admin/content/labels">All locales</a></p>${done ? notice('Saved.') : ''}${formProblems(errors)}
+      html`<p><a href="/admin/content/labels">All locales</a></p>${done ? notice('Saved.') : ''}${problemsOf(LABEL_FIELDS, errors)}
 ${saveForm(p, `/admin/content/labels/${locale}`, fieldsOf(LABEL_FIELDS, values, errors, !can(p, 'edit_content')), can(p, 'edit_content'))}`,
     );
   app.get('/admin/content/labels/:locale', view, async (request, reply) => {
@@ -398,18 +385,24 @@ ${saveForm(p, `/admin/content/labels/${locale}`, fieldsOf(LABEL_FIELDS, values, 
   const homeForm = async (p: PageContext, values: Record<string, string>, errors: FieldErrors, done = false) => {
     const { regions } = await editorContent(ctx);
     const editable = can(p, 'edit_content');
-    const rows = regions.map((r, i) => {
-      const name = `order_${r.slug}`;
-      const problems = errors[String(i)] ?? [];
-      return html`<tr><td>${r.slug}</td><td>${badge(r.status)}</td><td><label class="sr-only" for="f-${name}">Sort order of ${r.slug}</label>
-<input id="f-${name}" name="${name}" type="number" value="${values[name] ?? String(r.values.sort_order)}"${editable ? '' : html` disabled`}${
-        problems.length ? html` aria-invalid="true" aria-describedby="f-${name}-error"` : ''
-      }>${problems.length ? html`<p class="field-error" id="f-${name}-error">${problems.join('; ')}</p>` : ''}</td></tr>`;
+    const spec = (slug: string): FieldSpec => ({
+      name: `order_${slug}`,
+      label: `Sort order of ${slug}`,
+      type: 'number',
     });
+    const rows = regions.map(
+      (r) =>
+        html`<tr><td>${r.slug}</td><td>${badge(r.status)}</td><td>${formField(
+          spec(r.slug),
+          values[`order_${r.slug}`] ?? String(r.values.sort_order),
+          errors[`order_${r.slug}`],
+          { disabled: !editable },
+        )}</td></tr>`,
+    );
     return page(
       p,
       'Home',
-      html`${done ? notice('Saved.') : ''}${formProblems(errors)}<p class="muted">The home page shows every active region translated in the locale, by sort order, with its active countries, and the <a href="/admin/content/labels">region labels</a>.</p>
+      html`${done ? notice('Saved.') : ''}${formProblems(errors, { label: (name) => spec(name.slice('order_'.length)).label })}<p class="muted">The home page shows every active region translated in the locale, by sort order, with its active countries, and the <a href="/admin/content/labels">region labels</a>.</p>
 <form method="post" action="/admin/content/home" class="card">${csrfField(p.csrfToken)}<table><caption>Regions carousel</caption>
 <thead><tr><th scope="col">Region</th><th scope="col">Status</th><th scope="col">Sort order</th></tr></thead><tbody>${rows}</tbody></table>
 ${editable ? html`<div class="actions"><button type="submit">Save order</button></div>` : ''}</form>`,
@@ -428,7 +421,13 @@ ${editable ? html`<div class="actions"><button type="submit">Save order</button>
     });
     const result = await saveContent(ctx, p.actor, { kind: 'home', fields: { regions: list } });
     if (result.ok) return reply.redirect('/admin/content/home?saved=1', 303);
-    const errors = problemsToFields(result.problems, result.prefix);
+    // the document's regions are the page's rows in order: `/regions/2/sort_order` is that row's field
+    const byRow = problemsToFields(result.problems, result.prefix, {
+      fields: regions.map((_, i) => `${i}.sort_order`),
+    });
+    const errors = Object.fromEntries(
+      Object.entries(byRow).map(([k, list]) => [k ? `order_${regions[Number.parseInt(k, 10)]?.slug}` : k, list]),
+    );
     const values = Object.fromEntries(regions.map((r) => [`order_${r.slug}`, read(`order_${r.slug}`)]));
     return sendPage(reply, await homeForm(p, values, errors), 422);
   });

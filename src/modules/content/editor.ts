@@ -8,9 +8,11 @@ import type { RegionExperiences, Trailer } from '../../db/schema/content.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import type { FieldSpec } from '../admin/forms.js';
+import { importAndAudit, importDay } from '../admin/import-save.js';
+import { permissionToChange } from '../admin/lifecycle.js';
 import { assertAllowed, type Permission } from '../admin/permissions.js';
-import { type AdminActor, audit } from '../admin/service.js';
-import { runImport, validateImport } from '../catalog/import.js';
+import type { AdminActor } from '../admin/service.js';
+import { validateImport } from '../catalog/import.js';
 import { localeOf } from '../markets/rules.js';
 import type { ContentStatus } from './import.js';
 import { contentForEditor } from './repository.js';
@@ -323,7 +325,7 @@ export function decide(s: ContentSave, stored: EditorRecord | undefined): Decisi
   }
   const details = { status: stored.status, ...(s.locale ? { locale: s.locale } : {}) };
   return {
-    permission: stored.status === 'draft' ? 'edit_content' : 'publish_content',
+    permission: permissionToChange(stored.status, 'content'),
     action: `${s.kind}.update`,
     details,
   };
@@ -362,18 +364,17 @@ export async function saveContent(
       problems: [{ path: `${prefix}/slug`, reason: `a ${s.kind} '${stored.slug}' exists already` }],
     };
   }
-  const today = ctx.clock.now().toISOString().slice(0, 10);
-  if (opts.check) return { ok: false, prefix, problems: await validateImport(ctx.database, doc, { today }) };
-  const result = await runImport(ctx.database, doc, { today, events: ctx.events });
-  if (!result.ok) return { ok: false, prefix, problems: result.problems };
-  await audit(ctx, actor, {
+  if (opts.check)
+    return { ok: false, prefix, problems: await validateImport(ctx.database, doc, { today: importDay(ctx) }) };
+  const result = await importAndAudit(ctx, actor, doc, (changes) => ({
     action: decision.action,
     resourceType: s.kind,
     resourceId: s.kind === 'about_us' ? 'about_us' : s.create ? (s.fields.slug as string) : (s.slug ?? s.kind),
     details: {
       ...decision.details,
-      changed: result.changes.flatMap((c) => c.changes.map((f) => `${c.entity} ${c.key}: ${f.field}`)),
+      changed: changes.flatMap((c) => c.changes.map((f) => `${c.entity} ${c.key}: ${f.field}`)),
     },
-  });
+  }));
+  if (!result.ok) return { ok: false, prefix, problems: result.problems };
   return { ok: true };
 }
