@@ -54,8 +54,15 @@ export function importDocumentSchema(sections: ImportSection[] = defaultSections
     additionalProperties: false,
     title: 'itinera catalog import document',
     description:
-      'One JSON object; each top-level key is optional. Records are upserted on their natural keys; ' +
-      'children listed under a parent replace that parent children; offers are never deleted.',
+      'One JSON object; each top-level key is optional. A record is matched on its natural key and ' +
+      'changes only the fields it names (an explicit null clears a nullable field; a field left out keeps ' +
+      'its stored value). A new record must name its required fields, status included: nothing becomes ' +
+      'public by default. A list an editor manages as a whole (images, highlights, airports, itinerary ' +
+      'days, accommodations, day transfers, a country tours, trailers, experiences) is replaced when ' +
+      'named and kept when left out. Records are never deleted but archived through their status (a supply ' +
+      'translation given as null is removed). ' +
+      'Image fields hold a storage path (served at /storage, e.g. uploads/<sha256>.jpg from the console ' +
+      'Media page) or an absolute URL.',
   });
 }
 

@@ -1,6 +1,6 @@
 // The content part of the catalog import document: top-level keys `regions`, `countries`,
-// `region_labels` and `about_us`. Records are upserted on their natural keys (slug; translations on
-// (record, locale); labels on locale; About Us is a singleton). Tours are named by product
+// `region_labels` and `about_us`. Records are matched on their natural keys (slug; translations on
+// (record, locale); labels on locale; About Us is a singleton) and change only the fields they name. Tours are named by product
 // template code; the catalog section runs first, so the templates exist by then.
 import { eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
