@@ -1,24 +1,27 @@
 // kill -9 of the API in the middle of a checkout and of a payment, and of a worker in the middle of
-// a flight-leg job, each followed by a restart:
+// a flight-leg job and of a balance charge, each followed by a restart:
 // nothing the API acknowledged is lost, nothing is half-written, and nothing is done twice. And
 // SIGTERM to a worker in the middle of a job: the job finishes before the process exits.
 // Real processes of the built bundle on PostgreSQL (the test reads the database while the server
 // runs, which the embedded database does not allow), so this runs in the PostgreSQL pass.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
+import { saveCardForBalance } from '../src/modules/balance/service.js';
 import { bookAllFlights } from '../src/modules/bookings/flight-booking.js';
 import { DuffelFlightProvider } from '../src/modules/flights/duffel.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { FakeActiveCampaign } from './fakes/activecampaign.js';
 import { type FakeDuffel, startFakeDuffel } from './fakes/duffel.js';
+import { type FakeStripe, startFakeStripe } from './fakes/stripe.js';
 import { withDatabase } from './global-setup.js';
 import { createTestApp, TEST_NOW, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { insertPaidBooking, liveSelection } from './support/flight-booking.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { paidBooking } from './support/paid-booking.js';
+import { npmStartArgs, type ServerProcess, startServer } from './support/server-process.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -325,4 +328,110 @@ describe.runIf(url)('kill -9 of a worker in the middle of a flight-leg job, then
     expect(legJobs.rows.map((j: { state: string }) => j.state)).toEqual(['completed', 'completed']);
     expect(legJobs.rows.some((j: { retry_count: number }) => j.retry_count > 0)).toBe(true);
   }, 240_000);
+});
+
+// A process collecting balances killed while Stripe has made the off-session charge and not yet
+// answered (what `balance.collect` does hourly in the workers; here its command, the same code).
+// The balance's lease (`charging_until`) is moved into the past instead of waiting it out; the
+// next run asks Stripe again with the same idempotency key and records the one charge once.
+describe.runIf(url)('kill -9 of a process in the middle of a balance charge, then a run again', () => {
+  const name = `itinera_paykill_${randomBytes(4).toString('hex')}`;
+  let stripe: FakeStripe;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    stripe = await startFakeStripe();
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.close();
+    const admin = connectPostgres(url!, 1);
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.close();
+  });
+
+  /** `node dist/main.js task balance.collect --as-of=...`, as `npm run task` runs it */
+  function collect() {
+    const child = spawn(
+      process.execPath,
+      [...npmStartArgs().slice(0, -1), 'task', 'balance.collect', '--as-of=2026-08-14'],
+      {
+        cwd: projectRoot,
+        env: {
+          ...process.env,
+          ...stripe.env,
+          APP_ENV: 'development',
+          NODE_ENV: '',
+          LOG_LEVEL: 'warn',
+          LOAD_DEMO_DATA: 'false',
+          REDIS_URL: '',
+          DATABASE_URL: withDatabase(url!, name),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    const exit = new Promise<number | string>((resolve) =>
+      child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    );
+    return { child, exit, output: () => output };
+  }
+
+  it('charges the card once and records the payment once', async () => {
+    t = await createTestApp({
+      database: connectPostgres(withDatabase(url!, name), 2),
+      env: { ...stripe.env, IN_PROCESS_WORKERS: 'false' },
+    });
+    const cat = await seedCheckoutCatalog(t.database);
+    t.clock.set('2026-06-15T10:00:00Z');
+    // departs 2026-10-13: the balance is due 60 days before, on 2026-08-14
+    const b = await paidBooking(t, cat, { departureInDays: 120, stripe });
+    await saveCardForBalance(t.database.db, {
+      bookingId: b.bookingId,
+      gatewayCode: 'stripe',
+      customerId: `cus_${b.bookingId}`,
+      paymentMethodId: 'pm_card_visa',
+    });
+    const sql = (text: string) => t.database.query<any>(text, [b.bookingId]);
+
+    stripe.offSession.holdResponses(1);
+    const first = collect();
+    stripe.offSession.onCharged = () => {
+      stripe.offSession.onCharged = undefined;
+      first.child.kill('SIGKILL');
+    };
+    expect(await first.exit, first.output()).toBe('SIGKILL');
+    expect(stripe.offSession.chargesFor(b.bookingId)).toHaveLength(1);
+    const [held] = (await sql('SELECT status, charging_until FROM booking_balances WHERE booking_id = $1')).rows;
+    expect(held.status).toBe('scheduled');
+    expect(held.charging_until).not.toBeNull(); // the dead run's lease
+
+    // the lease runs out (moved back rather than waited for), and the hourly run comes again
+    await sql("UPDATE booking_balances SET charging_until = now() - interval '1 minute' WHERE booking_id = $1");
+    const second = collect();
+    expect(await second.exit, second.output()).toBe(0);
+
+    const charges = stripe.offSession.chargesFor(b.bookingId);
+    expect(charges).toHaveLength(1);
+    const keys = stripe.requests
+      .filter((r) => r.path === '/v1/payment_intents' && r.form['metadata[booking_id]'] === String(b.bookingId))
+      .filter((r) => r.form.off_session === 'true')
+      .map((r) => r.headers['idempotency-key']);
+    expect(keys).toEqual([`balance-${b.bookingId}-1`, `balance-${b.bookingId}-1`]);
+    const [balance] = (await sql('SELECT status, attempts FROM booking_balances WHERE booking_id = $1')).rows;
+    expect(balance).toEqual({ status: 'paid', attempts: 1 });
+    const payments = await sql('SELECT intent_id FROM booking_payments WHERE booking_id = $1');
+    expect(payments.rows.filter((p: { intent_id: string }) => p.intent_id === charges[0].id)).toHaveLength(1);
+  }, 180_000);
 });

@@ -343,7 +343,8 @@ export async function startFakeStripe(
 // An Idempotency-Key replays the first response (status and body, errors included) with
 // `Idempotent-Replayed: true`; the same key with other parameters is a 400 idempotency_error.
 // `dropResponses(n)` processes the next n charges but closes the connection instead of answering,
-// like a process killed after the charge was made.
+// like a process killed after the charge was made. `holdResponses(n)` processes them and never
+// answers (the caller waits until it gives up or dies); `onCharged` sees each new charge.
 
 interface Recorded {
   status: number;
@@ -354,6 +355,9 @@ interface Recorded {
 export class OffSessionPart {
   private readonly replays = new Map<string, Recorded>();
   private drops = 0;
+  private holds = 0;
+  /** called with each PaymentIntent a charge creates, before the answer (or its absence) */
+  onCharged?: (intent: FakePaymentIntent) => void;
   /** PaymentIntents created by confirmed charges, in order (a replay adds none) */
   readonly created: FakePaymentIntent[] = [];
 
@@ -361,6 +365,10 @@ export class OffSessionPart {
 
   dropResponses(n: number): void {
     this.drops += n;
+  }
+
+  holdResponses(n: number): void {
+    this.holds += n;
   }
 
   /** intents this fake charged for a booking (metadata booking_id) */
@@ -392,9 +400,17 @@ export class OffSessionPart {
       result = { ...this.charge(form), params };
       if (key && result.status !== 400) this.replays.set(key, result);
     }
+    if (!replayed && result.status === 200) {
+      const intent = this.created.at(-1);
+      if (intent) this.onCharged?.(intent);
+    }
     if (this.drops > 0) {
       this.drops--;
       res.socket?.destroy();
+      return;
+    }
+    if (this.holds > 0) {
+      this.holds--;
       return;
     }
     res.writeHead(result.status, {
