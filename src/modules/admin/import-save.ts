@@ -11,6 +11,20 @@ type Ctx = Pick<AppContext, 'database' | 'clock' | 'events'>;
 /** The import day of a console save (the app's clock, UTC). */
 export const importDay = (ctx: Pick<AppContext, 'clock'>) => ctx.clock.now().toISOString().slice(0, 10);
 
+/**
+ * What every editor's audit row keeps of a save: each changed field with its old and new value
+ * (JSON, shortened to 200 characters).
+ */
+export function auditChanges(changes: RecordChange[]) {
+  const short = (x: unknown) => {
+    const s = JSON.stringify(x) ?? 'null';
+    return s.length > 200 ? `${s.slice(0, 197)}...` : s;
+  };
+  return changes.flatMap((c) =>
+    c.changes.map((f) => ({ entity: c.entity, key: c.key, field: f.field, from: short(f.from), to: short(f.to) })),
+  );
+}
+
 /** Imports `doc` as `actor`; once it is written, `entry` says what the audit row records. */
 export async function importAndAudit(
   ctx: Ctx,

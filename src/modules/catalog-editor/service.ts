@@ -7,10 +7,9 @@
 import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
-import { importAndAudit } from '../admin/import-save.js';
+import { auditChanges, importAndAudit } from '../admin/import-save.js';
 import { assertAllowed } from '../admin/permissions.js';
 import type { AdminActor } from '../admin/service.js';
-import type { RecordChange } from '../catalog/import.js';
 import * as repo from './repository.js';
 import {
   type Fragment,
@@ -32,17 +31,6 @@ export type SaveResult =
   | { ok: true; id: number | string }
   /** `prefix`: the record's path in the document the problems refer to; `rows`: list rows */
   | { ok: false; problems: ImportProblem[]; prefix: string; rows: Record<string, number[]> };
-
-/** What an audit row keeps of a save: each changed field with its old and new value (shortened). */
-function changeDetails(changes: RecordChange[]) {
-  const short = (x: unknown) => {
-    const s = JSON.stringify(x) ?? 'null';
-    return s.length > 200 ? `${s.slice(0, 197)}...` : s;
-  };
-  return changes.flatMap((c) =>
-    c.changes.map((f) => ({ entity: c.entity, key: c.key, field: f.field, from: short(f.from), to: short(f.to) })),
-  );
-}
 
 async function storedProduct(ctx: Ctx, id: number) {
   const p = await repo.productRow(ctx.database.db, id);
@@ -108,7 +96,7 @@ async function saveProductRecord(
       action,
       resourceType: 'market_product',
       resourceId: stored.id,
-      details: { product: `${stored.template}/${stored.market}/${stored.language}`, changes: changeDetails(changes) },
+      details: { product: `${stored.template}/${stored.market}/${stored.language}`, changes: auditChanges(changes) },
     }),
   );
   if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
@@ -151,7 +139,7 @@ export async function saveTemplate(ctx: Ctx, actor: AdminActor, code: string, v:
     action: 'template.update',
     resourceType: 'product_template',
     resourceId: code,
-    details: { changes: changeDetails(changes) },
+    details: { changes: auditChanges(changes) },
   }));
   if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
   return { ok: true, id: code };
@@ -188,7 +176,7 @@ export async function saveOffer(
     action: offerId === undefined ? 'offer.create' : 'offer.update',
     resourceType: 'offer',
     resourceId: await id(),
-    details: { code, changes: changeDetails(changes) },
+    details: { code, changes: auditChanges(changes) },
   }));
   if (!result.ok) return { ok: false, problems: result.problems, prefix, rows };
   return { ok: true, id: await id() };
@@ -267,7 +255,7 @@ export async function saveMarket(
     action: isNew ? 'market.create' : 'market.update',
     resourceType: 'market',
     resourceId: target,
-    details: { changes: changeDetails(changes) },
+    details: { changes: auditChanges(changes) },
   }));
   if (!result.ok) return { ok: false, problems: result.problems, prefix, rows: fragment.rows };
   return { ok: true, id: target };

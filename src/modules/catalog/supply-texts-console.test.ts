@@ -109,7 +109,7 @@ describe('/admin/supply-texts', () => {
         action: 'catalog.supply_texts.update',
         resource_type: 'activity',
         resource_id: 'tokyo-city-tour',
-        details: { languages: ['es'], changed: [] },
+        details: { languages: ['es'], changes: [] },
       },
     ]);
     const again = await page('/admin/supply-texts/activities/tokyo-city-tour?saved=1', editor.cookie);

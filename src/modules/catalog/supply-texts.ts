@@ -3,7 +3,7 @@
 // validated by the import's rules, merges the same way, drops every cache and is audit-logged.
 import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
-import { importAndAudit } from '../admin/import-save.js';
+import { auditChanges, importAndAudit } from '../admin/import-save.js';
 import { assertAllowed } from '../admin/permissions.js';
 import type { AdminActor } from '../admin/service.js';
 import type { RecordChange } from './import.js';
@@ -159,7 +159,7 @@ export async function saveSupplyTexts(
     resourceId: key,
     details: {
       languages: Object.keys(translations),
-      changed: changes.map((c) => ({ key: c.key, fields: c.changes.map((f) => f.field) })),
+      changes: auditChanges(changes),
     },
   }));
   if (!result.ok) return result;

@@ -96,7 +96,7 @@ describe('content console pages', () => {
     expect(texts.statusCode).toBe(303);
     expect((await get('/api/es/es/cms/regions/oceania')).statusCode).toBe(404);
     expect(await audits('region.create')).toEqual([
-      { actor: a.email, resource_id: 'oceania', details: { status: 'draft', changed: [] } },
+      { actor: a.email, resource_id: 'oceania', details: { status: 'draft', changes: [] } },
     ]);
     expect((await audits('region.update')).at(-1)).toMatchObject({
       resource_id: 'oceania',
@@ -234,7 +234,13 @@ describe('content console pages', () => {
     expect(await catalogRevisionOf(t.database)).toBe(revision + 1);
     expect((await audits('region.update')).at(-1)).toMatchObject({
       resource_id: 'asia',
-      details: { status: 'active', locale: 'es_ES', changed: ['region_translations asia/es_ES: name'] },
+      details: {
+        status: 'active',
+        locale: 'es_ES',
+        changes: [
+          { entity: 'region_translations', key: 'asia/es_ES', field: 'name', from: '"Asia"', to: '"Asia y Oriente"' },
+        ],
+      },
     });
   });
 

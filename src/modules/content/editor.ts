@@ -8,7 +8,7 @@ import type { RegionExperiences, Trailer } from '../../db/schema/content.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import type { FieldSpec } from '../admin/forms.js';
-import { importAndAudit, importDay } from '../admin/import-save.js';
+import { auditChanges, importAndAudit, importDay } from '../admin/import-save.js';
 import { permissionToChange } from '../admin/lifecycle.js';
 import { assertAllowed, type Permission } from '../admin/permissions.js';
 import type { AdminActor } from '../admin/service.js';
@@ -372,7 +372,7 @@ export async function saveContent(
     resourceId: s.kind === 'about_us' ? 'about_us' : s.create ? (s.fields.slug as string) : (s.slug ?? s.kind),
     details: {
       ...decision.details,
-      changed: changes.flatMap((c) => c.changes.map((f) => `${c.entity} ${c.key}: ${f.field}`)),
+      changes: auditChanges(changes),
     },
   }));
   if (!result.ok) return { ok: false, prefix, problems: result.problems };
