@@ -9,7 +9,7 @@ import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { catalogRevision } from '../catalog/revision.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
-import { type MarketScope, resolveScope } from '../markets/rules.js';
+import type { MarketScope } from '../markets/rules.js';
 import { ResponseCache } from './cache.js';
 import { type PreviewKind, verifyContentPreview } from './preview.js';
 import { DEFAULT_LABELS, LABEL_FIELDS } from './rules.js';
@@ -181,13 +181,6 @@ const Home = Type.Object({
 const SlugParams = Type.Object({ ...MarketParams.properties, slug: S });
 const PreviewQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
 
-/** The scope of a preview: a market still being prepared (not active yet) resolves too. */
-async function previewScope(ctx: AppContext, market: string, lang: string): Promise<MarketScope> {
-  const markets = await ctx.markets.all();
-  const m = markets.get(market.toLowerCase());
-  return resolveScope(market, lang, m ? new Map([[m.code, { ...m, isActive: true }]]) : markets);
-}
-
 export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = new ContentService(ctx);
   const cache = new ResponseCache(ctx.clock, CACHE_TTL_MS);
@@ -309,7 +302,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       if (!verifyContentPreview(ctx.config.appKey, target, q.expires, q.signature, ctx.clock.now())) {
         throw new AppError(403, 'invalid_signature', 'The preview link is invalid or has expired.');
       }
-      const scope = await previewScope(ctx, p.market, p.lang);
+      const scope = await ctx.markets.scope(p.market, p.lang, { inactive: true });
       reply.header('cache-control', 'no-store');
       return render(scope, (p.slug ?? '').toLowerCase());
     },
