@@ -4,10 +4,9 @@
 // SIGTERM to a worker in the middle of a job: the job finishes before the process exits.
 // Real processes of the built bundle on PostgreSQL (the test reads the database while the server
 // runs, which the embedded database does not allow), so this runs in the PostgreSQL pass.
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
 import { saveCardForBalance } from '../src/modules/balance/service.js';
 import { bookAllFlights } from '../src/modules/bookings/flight-booking.js';
@@ -16,21 +15,30 @@ import { projectRoot } from '../src/platform/paths.js';
 import { FakeActiveCampaign } from './fakes/activecampaign.js';
 import { type FakeDuffel, startFakeDuffel } from './fakes/duffel.js';
 import { type FakeStripe, startFakeStripe } from './fakes/stripe.js';
-import { withDatabase } from './global-setup.js';
 import { createTestApp, TEST_NOW, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { clientInput, travelerInput } from './support/checkout-jar.js';
+import { copyTemplateDatabase } from './support/db.js';
 import { insertPaidBooking, liveSelection } from './support/flight-booking.js';
 import { paidBooking } from './support/paid-booking.js';
-import { npmStartArgs, type ServerProcess, startServer } from './support/server-process.js';
+import { type ServerProcess, startServer } from './support/server-process.js';
 
 const url = process.env.DATABASE_URL;
 
+type TemplateCopy = Awaited<ReturnType<typeof copyTemplateDatabase>>;
+
+/** The built bundle, and a database of the suite's template for the processes of one describe. */
+async function processDatabase(): Promise<TemplateCopy> {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
+  return copyTemplateDatabase(url!);
+}
+
 describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a restart', () => {
-  const name = `itinera_crash_${randomBytes(4).toString('hex')}`;
+  let db: TemplateCopy;
   let database: Database;
   let cat: CheckoutCatalog;
   let server: ServerProcess | undefined;
-  const env = () => ({ DATABASE_URL: withDatabase(url!, name), IN_PROCESS_WORKERS: 'false' });
+  const env = () => ({ DATABASE_URL: db.url, IN_PROCESS_WORKERS: 'false' });
   const cookies = new Map<string, string>();
   const base = '/api/es/es/checkout';
 
@@ -78,11 +86,8 @@ describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a res
     Number((await database.query<{ n: number }>(sql, params)).rows[0].n);
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.close();
-    database = connectPostgres(withDatabase(url!, name), 2);
+    db = await processDatabase();
+    database = connectPostgres(db.url, 2);
     cat = await seedCheckoutCatalog(database);
     // the fixture's dates are relative to the suite's fixed clock; the server runs on the real one
     const shift = Math.round((Date.now() - new Date(TEST_NOW).getTime()) / 86_400_000);
@@ -95,16 +100,14 @@ describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a res
   afterAll(async () => {
     await server?.kill();
     await database?.close();
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.close();
+    await db?.drop();
   });
 
   it('keeps every acknowledged checkout step across a kill -9, and a step cut off mid-request writes nothing', async () => {
     const started = await call('POST', `${base}/${cat.offers.active}`, {});
     expect(started.status).toBe(201);
     const bookingId = started.body.data.booking_id;
-    const client = { first_name: 'Ana', last_name: 'Garcia', email: 'ana@example.com', phone: '+34600000000' };
+    const client = clientInput;
     expect((await call('PUT', `${base}/contact`, { client })).status).toBe(200);
 
     // a transfers step in flight when the API dies
@@ -127,16 +130,7 @@ describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a res
   }, 150_000);
 
   it('a payment cut off by a kill -9 is paid once when the visitor tries again; a repeat does nothing', async () => {
-    const traveler = (first: string, passport: string) => ({
-      first_name: first,
-      last_name: 'Garcia',
-      nationality: 'ES',
-      passport_number: passport,
-      passport_expiry: '2031-01-01',
-      birth_date: '1980-02-03',
-      phone: '+34600000000',
-      email: 'ana@example.com',
-    });
+    const traveler = travelerInput;
     expect(
       (await call('PUT', `${base}/travelers`, { travelers: [traveler('Ana', 'P1'), traveler('Luis', 'P2')] })).status,
     ).toBe(200);
@@ -174,16 +168,13 @@ describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a res
 });
 
 describe.runIf(url)('SIGTERM to a worker in the middle of a job', () => {
-  const name = `itinera_drain_${randomBytes(4).toString('hex')}`;
+  let db: TemplateCopy;
   let ac: FakeActiveCampaign;
   let t: TestApp;
   let worker: ServerProcess | undefined;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.close();
+    db = await processDatabase();
     ac = await FakeActiveCampaign.start();
     ac.latencyMs = 1_500; // each ActiveCampaign call takes 1.5 s: the sync runs for several seconds
   }, 60_000);
@@ -192,20 +183,18 @@ describe.runIf(url)('SIGTERM to a worker in the middle of a job', () => {
     await worker?.kill();
     await t?.close();
     await ac?.close();
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.close();
+    await db?.drop();
   });
 
   it('lets the running job finish, then exits 0', async () => {
     const marketing = { MARKETING_API_URL: ac.url, MARKETING_API_TOKEN: ac.token, MARKETING_LIST_ID: '7' };
     worker = await startServer(
-      { DATABASE_URL: withDatabase(url!, name), SHUTDOWN_GRACE_SECONDS: '60', LOG_LEVEL: 'info', ...marketing },
+      { DATABASE_URL: db.url, SHUTDOWN_GRACE_SECONDS: '60', LOG_LEVEL: 'info', ...marketing },
       { command: 'worker' },
     );
     // the API side, in this process: the sign-up and its jobs go into the shared database
     t = await createTestApp({
-      database: connectPostgres(withDatabase(url!, name), 2),
+      database: connectPostgres(db.url, 2),
       env: { ...marketing, IN_PROCESS_WORKERS: 'false', DNS_SERVERS: '127.0.0.1:9', DNS_TIMEOUT_MS: '100' },
     });
     const res = await t.app.inject({
@@ -238,16 +227,13 @@ describe.runIf(url)('SIGTERM to a worker in the middle of a job', () => {
 // started; the test moves that start back an hour instead of waiting, and lets the retry's backoff
 // pass the same way. The restarted worker then runs the retry through the real queue.
 describe.runIf(url)('kill -9 of a worker in the middle of a flight-leg job, then a restart', () => {
-  const name = `itinera_legkill_${randomBytes(4).toString('hex')}`;
+  let db: TemplateCopy;
   let fake: FakeDuffel;
   let t: TestApp;
   let worker: ServerProcess | undefined;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.close();
+    db = await processDatabase();
     fake = await startFakeDuffel();
   }, 60_000);
 
@@ -255,21 +241,19 @@ describe.runIf(url)('kill -9 of a worker in the middle of a flight-leg job, then
     await worker?.kill();
     await t?.close();
     await fake?.close();
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.close();
+    await db?.drop();
   });
 
   it('books each leg once: the order made before the kill is found, not made again', async () => {
     const duffel = { FLIGHTS_PROVIDER: 'duffel', DUFFEL_API_URL: fake.url, DUFFEL_API_TOKEN: fake.token };
     const workerEnv = {
       ...duffel,
-      DATABASE_URL: withDatabase(url!, name),
+      DATABASE_URL: db.url,
       QUEUE_MAINTENANCE_SECONDS: '1',
       QUEUE_POLL_INTERVAL_MS: '500',
     };
     t = await createTestApp({
-      database: connectPostgres(withDatabase(url!, name), 2),
+      database: connectPostgres(db.url, 2),
       env: { ...duffel, IN_PROCESS_WORKERS: 'false' },
     });
     const selection = await liveSelection(
@@ -335,62 +319,31 @@ describe.runIf(url)('kill -9 of a worker in the middle of a flight-leg job, then
 // The balance's lease (`charging_until`) is moved into the past instead of waiting it out; the
 // next run asks Stripe again with the same idempotency key and records the one charge once.
 describe.runIf(url)('kill -9 of a process in the middle of a balance charge, then a run again', () => {
-  const name = `itinera_paykill_${randomBytes(4).toString('hex')}`;
+  let db: TemplateCopy;
   let stripe: FakeStripe;
   let t: TestApp;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: projectRoot });
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.close();
+    db = await processDatabase();
     stripe = await startFakeStripe();
   }, 60_000);
 
   afterAll(async () => {
     await t?.close();
     await stripe?.close();
-    const admin = connectPostgres(url!, 1);
-    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.close();
+    await db?.drop();
   });
 
-  /** `node dist/main.js task balance.collect --as-of=...`, as `npm run task` runs it */
-  function collect() {
-    const child = spawn(
-      process.execPath,
-      [...npmStartArgs().slice(0, -1), 'task', 'balance.collect', '--as-of=2026-08-14'],
-      {
-        cwd: projectRoot,
-        env: {
-          ...process.env,
-          ...stripe.env,
-          APP_ENV: 'development',
-          NODE_ENV: '',
-          LOG_LEVEL: 'warn',
-          LOAD_DEMO_DATA: 'false',
-          REDIS_URL: '',
-          DATABASE_URL: withDatabase(url!, name),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+  /** `node dist/main.js task balance.collect --as-of=...`, as `npm run task -- ...` runs it */
+  const collect = () =>
+    startServer(
+      { ...stripe.env, DATABASE_URL: db.url },
+      { command: ['task', 'balance.collect', '--as-of=2026-08-14'] },
     );
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    const exit = new Promise<number | string>((resolve) =>
-      child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-    );
-    return { child, exit, output: () => output };
-  }
 
   it('charges the card once and records the payment once', async () => {
     t = await createTestApp({
-      database: connectPostgres(withDatabase(url!, name), 2),
+      database: connectPostgres(db.url, 2),
       env: { ...stripe.env, IN_PROCESS_WORKERS: 'false' },
     });
     const cat = await seedCheckoutCatalog(t.database);
@@ -406,12 +359,12 @@ describe.runIf(url)('kill -9 of a process in the middle of a balance charge, the
     const sql = (text: string) => t.database.query<any>(text, [b.bookingId]);
 
     stripe.offSession.holdResponses(1);
-    const first = collect();
+    const first = await collect();
     stripe.offSession.onCharged = () => {
       stripe.offSession.onCharged = undefined;
       first.child.kill('SIGKILL');
     };
-    expect(await first.exit, first.output()).toBe('SIGKILL');
+    expect(await first.exited(90_000), first.stderr()).toBe('SIGKILL');
     expect(stripe.offSession.chargesFor(b.bookingId)).toHaveLength(1);
     const [held] = (await sql('SELECT status, charging_until FROM booking_balances WHERE booking_id = $1')).rows;
     expect(held.status).toBe('scheduled');
@@ -419,8 +372,8 @@ describe.runIf(url)('kill -9 of a process in the middle of a balance charge, the
 
     // the lease runs out (moved back rather than waited for), and the hourly run comes again
     await sql("UPDATE booking_balances SET charging_until = now() - interval '1 minute' WHERE booking_id = $1");
-    const second = collect();
-    expect(await second.exit, second.output()).toBe(0);
+    const second = await collect();
+    expect(await second.exited(90_000), second.stderr()).toBe(0);
 
     const charges = stripe.offSession.chargesFor(b.bookingId);
     expect(charges).toHaveLength(1);

@@ -42,13 +42,14 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node dist/main.js COMMAND` (the built bundle, as `npm start` runs it; build it first)
+ * Starts `node dist/main.js COMMAND` (the built bundle, as `npm start` runs it; build it first;
+ * a list is a command with its arguments, e.g. `['task', 'balance.collect']`)
  * with the test's settings over a quiet development environment. `command: 'npm'` runs `npm start`
  * itself (in its own process group, so the test can find the whole tree).
  */
 export async function startServer(
   env: Record<string, string>,
-  opts: { command?: 'serve' | 'worker' | 'npm'; port?: number } = {},
+  opts: { command?: 'serve' | 'worker' | 'npm' | string[]; port?: number } = {},
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   const fullEnv = {
@@ -71,7 +72,7 @@ export async function startServer(
           stdio: ['ignore', 'ignore', 'pipe'],
           detached: true,
         })
-      : spawn(process.execPath, [...npmStartArgs().slice(0, -1), opts.command ?? 'serve'], {
+      : spawn(process.execPath, [...npmStartArgs().slice(0, -1), ...[opts.command ?? 'serve'].flat()], {
           cwd: projectRoot,
           env: fullEnv,
           stdio: ['ignore', 'ignore', 'pipe'],
