@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/support/app.js';
-import { parseArgs } from './platform/cli.js';
+import { runTaskCommand } from '../test/support/task-cli.js';
 import { allTasks, runTask, type Task } from './tasks.js';
-import { taskCommand } from './tasks-command.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const lines: string[] = [];
-const cli = () => ({
-  config: t.config,
-  database: t.database,
-  log: t.app.log,
-  out: (l: string) => lines.push(l),
-  err: (l: string) => lines.push(`ERR ${l}`),
-  app: t.app.ctx,
-});
 
 async function runs(name: string) {
   return (
@@ -96,11 +85,11 @@ describe('scheduled tasks', () => {
   });
 
   it('the command refuses an unknown task, a bad --as-of and a missing name with exit 2', async () => {
-    lines.length = 0;
-    expect(await taskCommand.run(parseArgs(taskCommand, ['no.such-task']), cli())).toBe(2);
-    expect(lines.at(-1)).toBe('ERR unknown task: no.such-task (npm run task -- --list)');
-    expect(await taskCommand.run(parseArgs(taskCommand, ['x', '--as-of=24/11/2026']), cli())).toBe(2);
-    expect(await taskCommand.run(parseArgs(taskCommand, []), cli())).toBe(2);
-    expect(await taskCommand.run(parseArgs(taskCommand, ['--list']), cli())).toBe(0);
+    const unknown = await runTaskCommand(t, ['no.such-task']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.lines.at(-1)).toBe('ERR unknown task: no.such-task (npm run task -- --list)');
+    expect((await runTaskCommand(t, ['x', '--as-of=24/11/2026'])).code).toBe(2);
+    expect((await runTaskCommand(t, [])).code).toBe(2);
+    expect((await runTaskCommand(t, ['--list'])).code).toBe(0);
   });
 });

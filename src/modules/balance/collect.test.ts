@@ -7,9 +7,8 @@ import { type FakeStripe, startFakeStripe } from '../../../test/fakes/stripe.js'
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { type PaidBooking, paidBooking } from '../../../test/support/paid-booking.js';
+import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { bookingBalances, bookingPayments, bookings, mailOutbox } from '../../db/schema/index.js';
-import { parseArgs } from '../../platform/cli.js';
-import { taskCommand } from '../../tasks-command.js';
 import { createApiToken } from '../checkout/service.js';
 import * as flights from '../flights/repository.js';
 import { verifyPayLink } from './pay-link.js';
@@ -33,18 +32,11 @@ afterAll(async () => {
   await stripe.close();
 });
 
-/** `npm run task -- balance.collect [--as-of=D]`, in the test app's context */
+/** `npm run task -- balance.collect [--as-of=D]`, in the test app's context; its lines in `lines` */
 async function collect(asOf?: string): Promise<number> {
-  lines.length = 0;
-  const args = parseArgs(taskCommand, ['balance.collect', ...(asOf ? [`--as-of=${asOf}`] : [])]);
-  return taskCommand.run(args, {
-    config: t.config,
-    database: t.database,
-    log: t.app.log,
-    out: (l: string) => lines.push(l),
-    err: (l: string) => lines.push(`ERR ${l}`),
-    app: t.app.ctx,
-  } as never);
+  const run = await runTaskCommand(t, ['balance.collect', ...(asOf ? [`--as-of=${asOf}`] : [])]);
+  lines.splice(0, lines.length, ...run.lines);
+  return run.code;
 }
 
 /** a booking departing in 120 days (balance due 2026-08-14), its deposit paid, its card saved */
