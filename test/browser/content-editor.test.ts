@@ -8,7 +8,7 @@ import { signIn, TEST_PASSWORD } from '../support/admin.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { seedContentWorld } from '../support/content-doc.js';
 import { applyContent } from '../support/content-fixture.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium, signedInPage } from './chromium.js';
 
 let t: TestApp;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -31,21 +31,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInPage() {
+async function contentEditorPage() {
   const admin = await signIn(t.app, { permissions: ['view_content', 'edit_content', 'publish_content'] });
-  await context.clearCookies();
-  const page = await context.newPage();
-  await page.goto('/admin/login');
-  await page.getByLabel('Email').fill(admin.email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Content' }).waitFor();
-  return page;
+  return signedInPage(context, admin.email, TEST_PASSWORD);
 }
 
 describe('the content editor in a browser', () => {
   it("edits a region's name and the public CMS shows it", async () => {
-    const page = await signedInPage();
+    const page = await contentEditorPage();
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Content' }).click();
     await page.getByRole('link', { name: 'asia', exact: true }).click();
     await page.getByRole('link', { name: 'Edit es_ES texts' }).click();
@@ -61,7 +54,7 @@ describe('the content editor in a browser', () => {
   });
 
   it('previews a draft country in a new tab', async () => {
-    const page = await signedInPage();
+    const page = await contentEditorPage();
     expect((await page.request.get('/api/es/es/cms/countries/fiji')).status()).toBe(404);
     await page.goto('/admin/content/countries');
     await page.getByRole('link', { name: 'fiji', exact: true }).click();

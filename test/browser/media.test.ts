@@ -11,7 +11,7 @@ import { encodePng } from '../../scripts/demo-images.js';
 import { systemClock } from '../../src/platform/clock.js';
 import { signIn, TEST_PASSWORD } from '../support/admin.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium, signedInPage } from './chromium.js';
 
 let t: TestApp;
 let base: string;
@@ -38,11 +38,7 @@ describe('the Media page in a browser', () => {
     writeFileSync(file, image);
     const sha = createHash('sha256').update(image).digest('hex');
 
-    const page = await chromium.context.newPage();
-    await page.goto('/admin/login');
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signedInPage(chromium.context, admin.email, TEST_PASSWORD);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Media' }).click();
     await page.getByRole('heading', { name: 'Media' }).waitFor();
 
