@@ -46,11 +46,16 @@ describe('newsletter CRM mirror on the queue', () => {
     const id = await dispatchNewsletterCrmSync(ctx.queue, ctx, { subscriberId: sub.id, phoneOnly: false });
     await waitFor(async () => (await record(sub.id))?.status === 'Synced', 20_000);
     expect(await record(sub.id)).toMatchObject({ attempts: 1, lastError: null });
-    const { rows } = await t.database.query<{ retry_count: number; state: string }>(
-      'SELECT retry_count, state::text AS state FROM pgboss.job WHERE id = $1',
-      [id],
-    );
-    expect(rows[0]).toEqual({ retry_count: 0, state: 'completed' });
+    // the record is written inside the handler; pg-boss marks the job completed just after it returns
+    const job = async () =>
+      (
+        await t.database.query<{ retry_count: number; state: string }>(
+          'SELECT retry_count, state::text AS state FROM pgboss.job WHERE id = $1',
+          [id],
+        )
+      ).rows[0];
+    await waitFor(async () => (await job())?.state !== 'active', 15_000);
+    expect(await job()).toEqual({ retry_count: 0, state: 'completed' });
   });
 
   it('a 401 fails the job for good: record Failed, pg-boss job failed, no retry', async () => {
