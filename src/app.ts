@@ -33,6 +33,7 @@ import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
+import { notificationConsoleRoutes } from './modules/notifications/console.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await opsRoutes(app, ctx);
   // the back-office console; each module's pages join its scope (add yours to the list)
   await adminConsoleRoutes(app, ctx, [
+    notificationConsoleRoutes,
     bookingConsoleRoutes,
     leadConsoleRoutes,
     subscriberConsoleRoutes,

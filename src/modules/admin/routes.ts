@@ -1,6 +1,6 @@
-// HTTP of the console's own pages: sign-in and sign-out, home, notifications (bell, list, mark
-// read), admin users, roles, API tokens and the audit log. Every route goes through `guard` with
-// its permission; the services check it again and write the audit log.
+// HTTP of the console's own pages: sign-in and sign-out, home, admin users, roles, API tokens and
+// the audit log (the notifications pages are the notifications module's). Every route goes through
+// `guard` with its permission; the services check it again and write the audit log.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -21,9 +21,9 @@ import {
   sessionOf,
   setCookie,
 } from './console.js';
-import { auditPage, homePage, notificationsPage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
+import { auditPage, homePage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
 import * as admin from './service.js';
-import { bell, confirmPage, loginPage } from './views.js';
+import { confirmPage, loginPage } from './views.js';
 
 const hidden = { hide: true };
 /** console pages are not API: out of OpenAPI; the monitoring recorder still sees them */
@@ -44,7 +44,6 @@ const DONE: Record<string, string> = {
   created: 'Saved: created.',
   saved: 'Saved.',
   revoked: 'Token revoked.',
-  read: 'Marked read.',
 };
 const doneOf = (request: FastifyRequest) => DONE[(request.query as { done?: string }).done ?? ''];
 
@@ -123,28 +122,6 @@ export async function adminConsoleRoutes(
     });
 
     scope.get('/admin', opts(ctx), async (request, reply) => sendPage(reply, homePage(pageOf(request))));
-
-    // --------------------------------------------------------------------------- notifications
-    scope.get('/admin/notifications/bell', opts(ctx, 'view_booking'), async (request, reply) => {
-      const count = await admin.unreadNotifications(ctx, pageOf(request).actor);
-      return sendPage(reply, bell(count).text);
-    });
-
-    scope.get('/admin/notifications', opts(ctx, 'view_booking'), async (request, reply) => {
-      const p = pageOf(request);
-      const list = await admin.notifications(ctx, p.actor);
-      return sendPage(reply, notificationsPage(p, list, doneOf(request)));
-    });
-
-    scope.post('/admin/notifications/:id/read', opts(ctx, 'view_booking'), async (request, reply) => {
-      await admin.markNotificationsRead(ctx, pageOf(request).actor, [idParam(request)]);
-      return reply.redirect('/admin/notifications?done=read', 303);
-    });
-
-    scope.post('/admin/notifications/read-all', opts(ctx, 'view_booking'), async (request, reply) => {
-      await admin.markNotificationsRead(ctx, pageOf(request).actor, 'all');
-      return reply.redirect('/admin/notifications?done=read', 303);
-    });
 
     // --------------------------------------------------------------------------- admin users
     scope.get('/admin/users', opts(ctx, 'manage_admin'), async (request, reply) => {

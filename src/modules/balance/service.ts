@@ -11,6 +11,7 @@ import { type BookingRow, findBooking, findClient } from '../checkout/repository
 import * as flights from '../flights/repository.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
+import * as notifications from '../notifications/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
@@ -74,7 +75,7 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
   if (!booking) return;
   const departure = (await offerDepartureDate(tx, booking.offerId)) ?? departureOfSelection(booking);
   if (!departure) {
-    await flights.notifyAdmins(tx, {
+    await notifications.notifyAdmins(tx, {
       type: 'balance_unscheduled',
       bookingId,
       title: 'Balance not scheduled',
@@ -237,7 +238,7 @@ async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking
     currency: balance.currency,
     status: 'Succeeded',
   });
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_paid_twice',
     bookingId: booking.id,
     title: 'Balance paid twice',
@@ -273,7 +274,7 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
   const amount = `${balance.remainingPrice} ${balance.currency}`;
   if (next) {
     if (attempt === 1) {
-      await flights.notifyAdmins(tx, {
+      await notifications.notifyAdmins(tx, {
         type: 'balance_payment_failed',
         bookingId: booking.id,
         title: 'Balance payment failed',
@@ -286,7 +287,7 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
   }
   const to = statusWhenBalanceOverdue(booking.status);
   if (to) await transition(tx, booking.id, [booking.status], to, { purpose: 'balance', ...lastError });
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_overdue',
     bookingId: booking.id,
     title: 'Balance overdue',

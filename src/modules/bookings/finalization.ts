@@ -17,6 +17,7 @@ import type { FlightSessionState } from '../flights/checkout-session.js';
 import * as flights from '../flights/repository.js';
 import type { FlightLeg, FlightSegment } from '../flights/rules.js';
 import { marketDefaultLanguage } from '../markets/repository.js';
+import * as notifications from '../notifications/service.js';
 import * as payments from '../payments/repository.js';
 import type { Quote } from '../payments/rules.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
@@ -148,7 +149,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     if (await flights.hasPassengers(tx, booking.id)) {
       // paid before through another intent (one the customer paid although it was replaced):
       // the money is recorded, the admins refund or keep it
-      await flights.notifyAdmins(tx, {
+      await notifications.notifyAdmins(tx, {
         type: 'payment_duplicate',
         bookingId: booking.id,
         title: 'Second payment for a booking',

@@ -12,6 +12,7 @@ import { flightJobs } from '../flights/jobs.js';
 import { flightProvider } from '../flights/providers.js';
 import * as flightRecords from '../flights/repository.js';
 import type { SandboxFlightProvider } from '../flights/sandbox.js';
+import * as notifications from '../notifications/service.js';
 import { bookAllFlights } from './flight-booking.js';
 
 let t: TestApp;
@@ -75,7 +76,7 @@ describe('Book All Flights on the real queue', () => {
     ]);
     // legs booked one after the other give a progress notification first; two legs finishing at
     // the same moment both see every leg booked, and only one of them confirms
-    const notes = await flightRecords.notificationsOf(t.database.db, b.id);
+    const notes = await notifications.notificationsOf(t.database.db, b.id);
     expect(notes.filter((n) => n.type === 'flights_confirmed')).toHaveLength(1);
     expect(notes.at(-1)?.type).toBe('flights_confirmed');
     for (const n of notes.filter((x) => x.type === 'flight_leg_booked'))
@@ -138,7 +139,7 @@ describe('leg job outcomes', () => {
       leg_type: 'international',
       leg_index: 0,
     });
-    expect((await flightRecords.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual([
+    expect((await notifications.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual([
       'flight_booking_failed',
     ]);
   });

@@ -7,6 +7,7 @@ import { amountToNumber as money } from '../../platform/money.js';
 import { balanceView } from '../balance/service.js';
 import { findBooking, findClient, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -20,7 +21,7 @@ export async function bookingView(ctx: AppContext, id: number) {
     flights.upsellsOf(db, id),
     flights.flightBookingsOf(db, id),
     flights.transitionsOf(db, id),
-    flights.notificationsOf(db, id),
+    notifications.notificationsOf(db, id),
     flights.paymentsOf(db, id),
     flights.legAttemptsOf(db, id),
     booking.clientId ? findClient(db, booking.clientId) : null,

@@ -16,6 +16,7 @@ import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../.
 import { BookingStatus } from '../bookings/rules.js';
 import { transition } from '../bookings/status.js';
 import { findBooking } from '../checkout/repository.js';
+import * as notifications from '../notifications/service.js';
 import {
   type PassengerGender as BookingPassengerGender,
   type PassengerTitle as BookingPassengerTitle,
@@ -99,7 +100,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       meta,
     );
     if (moved) {
-      await repo.notifyAdmins(db, {
+      await notifications.notifyAdmins(db, {
         type: 'flight_booking_failed',
         bookingId,
         title: 'Flight booking failed',
@@ -131,7 +132,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
         { legs_booked: booked, legs_total: legCount, leg_index: legIndex },
       );
       if (moved) {
-        await repo.notifyAdmins(db, {
+        await notifications.notifyAdmins(db, {
           type: 'flights_confirmed',
           bookingId,
           title: 'All flights booked',
@@ -141,7 +142,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       }
       return;
     }
-    await repo.notifyAdmins(db, {
+    await notifications.notifyAdmins(db, {
       type: 'flight_leg_booked',
       bookingId,
       title: 'Flight leg booked',

@@ -1,11 +1,9 @@
-// SQL of the tables in schema/flights.ts: a booking's status transitions and the admins'
-// notifications, per-leg flight bookings and their attempts, passengers, upsells and payments.
+// SQL of the tables in schema/flights.ts: a booking's status transitions, per-leg flight bookings and their attempts, passengers, upsells and payments.
 // The bookings and payments modules write them through these functions; those that take part
 // in a caller's transaction take its handle.
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
-  adminNotifications,
   bookingPassengers,
   bookingPayments,
   bookingStatusTransitions,
@@ -29,21 +27,6 @@ export async function transitionsOf(db: DbOrTx, bookingId: number) {
     .from(bookingStatusTransitions)
     .where(eq(bookingStatusTransitions.bookingId, bookingId))
     .orderBy(asc(bookingStatusTransitions.id));
-}
-
-export async function notifyAdmins(
-  db: DbOrTx,
-  n: { type: string; bookingId: number | null; title: string; message: string; data?: Record<string, unknown> },
-): Promise<void> {
-  await db.insert(adminNotifications).values({ ...n, data: n.data ?? {} });
-}
-
-export async function notificationsOf(db: DbOrTx, bookingId: number) {
-  return db
-    .select()
-    .from(adminNotifications)
-    .where(eq(adminNotifications.bookingId, bookingId))
-    .orderBy(asc(adminNotifications.id));
 }
 
 export async function flightBookingsOf(db: DbOrTx, bookingId: number): Promise<FlightBookingRow[]> {

@@ -12,6 +12,7 @@ import { centsToNumber, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
 import { createApiToken } from '../checkout/service.js';
 import * as flightRecords from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
 import { paymentsOf } from './repository.js';
 
 let t: TestApp;
@@ -223,7 +224,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(done.statusCode).toBe(200);
     const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(after.allotmentUsed).toBe(after.allotment);
-    expect((await flightRecords.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual([]);
+    expect((await notifications.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual([]);
     await db.update(offers).set({ allotmentUsed: o.allotmentUsed }).where(eq(offers.id, cat.offers.active));
   });
 });
