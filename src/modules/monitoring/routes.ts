@@ -3,11 +3,11 @@
 // sign-in (permission view_dashboard), and /metrics behind HTTP Basic in production and staging.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { guard, pageOf, sendPage } from '../../console/http.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
 import { LoginThrottle } from '../../platform/rate-limit.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
 import { sharedCounter } from '../ops/alerts.js';
 import { registerBusinessMetrics } from './business-metrics.js';
 import { createHttpMetrics, SharedCounter } from './metrics.js';

@@ -1,12 +1,12 @@
 // Console pages of the notifications module: the bell's unread count, the list (latest 100) and
 // marking one or all read. Read state is per admin user; marking writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { bell } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
 import { assertAllowed, type Permission } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
-import { bell } from '../admin/views.js';
 import * as repo from './repository.js';
 import { notificationsPage } from './views.js';
 

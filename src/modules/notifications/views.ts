@@ -1,6 +1,7 @@
 // The console's notifications page: the latest notifications with their read state.
+
+import { badge, csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import { html } from '../../platform/html.js';
-import { badge, csrfField, layout, notice, type PageContext, when } from '../admin/views.js';
 
 export interface NotificationView {
   id: number;
