@@ -9,8 +9,8 @@ import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support
 import { type PaidBooking, paidBooking } from '../../../test/support/paid-booking.js';
 import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { bookingBalances, bookingPayments, bookings, mailOutbox } from '../../db/schema/index.js';
+import * as bookingRecords from '../bookings/repository.js';
 import { createApiToken } from '../checkout/service.js';
-import * as flights from '../flights/repository.js';
 import * as notifications from '../notifications/service.js';
 import { verifyPayLink } from './pay-link.js';
 import { attemptsOf } from './repository.js';
@@ -110,7 +110,7 @@ describe('balance collection (balance.collect)', () => {
     ]);
     // a land-only booking waits for nothing else: it is fully paid
     expect(await statusOf(b.bookingId)).toBe('fully_paid');
-    const moves = await flights.transitionsOf(t.database.db, b.bookingId);
+    const moves = await bookingRecords.transitionsOf(t.database.db, b.bookingId);
     expect(moves.at(-1)).toMatchObject({ fromStatus: 'pending_land_confirmation', toStatus: 'fully_paid' });
     expect(moves.at(-1)!.metadata).toMatchObject({
       payment_intent_id: intent.id,

@@ -5,14 +5,14 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
-import { transition } from '../bookings/status.js';
+import { type BookingRow, findBooking, transition, transitionsOf } from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { type BookingRow, findBooking, findClient } from '../checkout/repository.js';
-import * as flights from '../flights/repository.js';
+import { findClient } from '../checkout/repository.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
 import * as notifications from '../notifications/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
+import * as payments from '../payments/repository.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
 import {
@@ -54,7 +54,7 @@ export interface SavedCard {
 export async function savedCardFor(db: DbOrTx, bookingId: number): Promise<SavedCard | null> {
   const saved = await repo.findSavedCard(db, bookingId);
   if (saved) return saved;
-  const paid = (await flights.paymentsOf(db, bookingId))
+  const paid = (await payments.paymentsOf(db, bookingId))
     .filter((p) => p.status === 'Succeeded' && p.customerId && p.paymentMethodId)
     .at(-1);
   return paid
@@ -87,7 +87,7 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
   // a gateway event without an amount: what the intent was made for (its payment row)
   const reported = Number.isFinite(amountPaidCents)
     ? amountPaidCents
-    : toCents((await flights.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
+    : toCents((await payments.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
   const paid = Math.min(reported, total);
   const fresh = await repo.insertBalance(tx, {
     bookingId,
@@ -193,7 +193,7 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
   if (!booking) return;
   const total = toCents(balance.totalPrice);
   const paid = toCents(balance.amountPaid) + intent.amountCents;
-  await flights.savePayment(tx, {
+  await payments.insertPayment(tx, {
     bookingId: booking.id,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
@@ -228,7 +228,7 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
 
 /** Money taken for a balance already paid (the customer paid the link as the charge went through). */
 async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking: BookingRow, intent: PaidIntent) {
-  await flights.savePayment(tx, {
+  await payments.insertPayment(tx, {
     bookingId: booking.id,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
@@ -249,7 +249,7 @@ async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking
 
 async function statusBeforeOverdue(tx: DbOrTx, booking: BookingRow): Promise<string | null> {
   if (booking.status !== BALANCE_OVERDUE) return null;
-  const moves = await flights.transitionsOf(tx, booking.id);
+  const moves = await transitionsOf(tx, booking.id);
   return moves.filter((m) => m.toStatus === BALANCE_OVERDUE).at(-1)?.fromStatus ?? null;
 }
 
@@ -318,7 +318,7 @@ export async function recordLinkPayment(
     const booking = await findBooking(tx, bookingId);
     if (!locked || !booking) return;
     if (locked.status !== BalanceStatus.paid) return recordPaid(tx, ctx, locked, paid, 'pay_link');
-    if ((await flights.findPayment(tx, intent.id))?.status === 'Succeeded') return;
+    if ((await payments.findPayment(tx, intent.id))?.status === 'Succeeded') return;
     await recordSecondPayment(tx, locked, booking, paid);
   });
 }
