@@ -1,6 +1,7 @@
-// The console shell's web plumbing (src/console, used by every module's pages): the session cookie, one guard (signed in, holding a permission,
-// CSRF token on every non-GET), HTML replies with a strict CSP, form bodies, and the assets
-// (htmx from node_modules, our stylesheet), all served from our own origin.
+// The console shell's web plumbing, used by every module's pages: the session cookie, one guard
+// (signed in, holding a permission, CSRF token on every non-GET), HTML replies with a strict CSP,
+// form bodies, and the assets (htmx from node_modules, our stylesheet), all served from our own
+// origin.
 
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
