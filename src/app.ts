@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     rateLimits: createRateLimitStore(config, deps.clock ?? systemClock),
   } as AppContext;
   app.addHook('onClose', () => ctx.rateLimits.close());
-  ctx.markets = new MarketService(ctx);
+  ctx.markets = new MarketService(deps.database);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({
     database: deps.database,

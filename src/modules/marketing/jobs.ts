@@ -4,9 +4,8 @@
 // existing contact, nothing else. Unconfigured: skipped without failure.
 import type { AppContext } from '../../context.js';
 import { type JobDefinition, type JobOutcome, outcome } from '../../platform/queue.js';
-import type { MirrorPayload } from '../newsletter/mirrors.js';
 import { type Subscriber, SubscriberRepository } from '../newsletter/repository.js';
-import { splitName } from '../newsletter/rules.js';
+import { type MirrorPayload, splitName } from '../newsletter/rules.js';
 import { ActiveCampaignClient, MarketingApiError } from './client.js';
 import { RemoteIdCache } from './repository.js';
 import { recordingOutcomes } from './sync-state.js';

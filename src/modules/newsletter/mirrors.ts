@@ -4,12 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { JobDefinition } from '../../platform/queue.js';
 import { newsletterCrmMirror } from '../crm/jobs.js';
 import { marketingSyncJob } from '../marketing/jobs.js';
-
-export interface MirrorPayload {
-  subscriberId: number;
-  /** only fill an empty phone on an existing remote contact */
-  phoneOnly: boolean;
-}
+import type { MirrorPayload } from './rules.js';
 
 export interface NewsletterMirror {
   job: JobDefinition<MirrorPayload>;
