@@ -7,12 +7,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
-import { consoleSignIn } from './console/http.js';
+import { consoleSessions, consoleSignIn } from './console/http.js';
 import { consoleRoutes } from './console/routes.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
+import { resolveSession } from './modules/admin/service.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
@@ -110,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   } as AppContext;
   app.addHook('onClose', () => ctx.rateLimits.close());
   ctx.markets = new MarketService(deps.database);
+  // the console's guard reads the admin module's sessions
+  consoleSessions(ctx, resolveSession);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({
     database: deps.database,

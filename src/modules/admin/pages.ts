@@ -1,9 +1,9 @@
 // Pages of the admin module: home, admin users, roles, API tokens, audit log.
 
 import { navigationFor } from '../../console/navigation.js';
+import { adminResources, allPermissions, type ResourceName } from '../../console/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext, pager, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { adminResources, allPermissions, type ResourceName } from './permissions.js';
 import type { AuditRow } from './repository.js';
 
 export function homePage(p: PageContext): string {

@@ -3,26 +3,25 @@
 // Every use case that changes something takes the acting admin, checks its permission again (the
 // route's preHandler is the first check) and writes the audit log.
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  type AdminActor,
+  assertAllowed,
+  type Grant,
+  isPermission,
+  type ResolvedSession,
+  SUPER_ADMIN_ROLE,
+} from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/service.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
-import { assertAllowed, type Grant, isPermission, SUPER_ADMIN_ROLE } from './permissions.js';
 import * as repo from './repository.js';
 
 type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'rateLimits'>;
 /** what writing users and the audit log needs (the command line has no rate limits) */
 type Store = Pick<AppContext, 'database' | 'clock'>;
 
-/** The signed-in admin a request acts as. */
-export interface AdminActor {
-  userId: number;
-  email: string;
-  name: string;
-  roles: string[];
-  grant: Grant;
-  ip?: string;
-}
+export type { AdminActor, ResolvedSession } from '../../console/permissions.js';
 
 export const LOGIN_LIMITS = {
   /** attempts per client IP */
@@ -326,11 +325,6 @@ export async function startSession(
   });
   await repo.updateUser(db, userId, { lastLoginAt: now });
   return { id, csrfToken };
-}
-
-export interface ResolvedSession {
-  actor: AdminActor;
-  csrfToken: string;
 }
 
 /** The live session of a cookie value, or null (unknown, idle too long, expired, user disabled). */

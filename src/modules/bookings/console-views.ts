@@ -4,7 +4,7 @@
 
 import { badge, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { allows } from '../admin/permissions.js';
+import { allows } from '../../console/permissions.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';
 

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import { auditChanges, importAndAudit } from '../admin/import-save.js';
-import { assertAllowed } from '../admin/permissions.js';
+import { assertAllowed } from '../../console/permissions.js';
 import type { AdminActor } from '../admin/service.js';
 import * as repo from './repository.js';
 import {

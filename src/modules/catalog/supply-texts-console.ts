@@ -9,7 +9,7 @@ import { csrfField, layout, notice, type PageContext, pager } from '../../consol
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { allows } from '../admin/permissions.js';
+import { allows } from '../../console/permissions.js';
 import {
   isSupplyKind,
   SUPPLY_KINDS,

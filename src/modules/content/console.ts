@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
 import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
-import { allows } from '../admin/permissions.js';
+import { allows } from '../../console/permissions.js';
 import {
   type ContentSave,
   type EditorRecord,

@@ -11,7 +11,7 @@ import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
 import { auditChanges, importAndAudit, importDay } from '../admin/import-save.js';
 import { permissionToChange } from '../admin/lifecycle.js';
-import { assertAllowed, type Permission } from '../admin/permissions.js';
+import { assertAllowed, type Permission } from '../../console/permissions.js';
 import type { AdminActor } from '../admin/service.js';
 import { validateImport } from '../catalog/import.js';
 import { localeOf } from '../markets/rules.js';

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import type { CrmSyncStatus } from '../../db/schema/crm.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
-import { allows, assertAllowed } from '../admin/permissions.js';
+import { allows, assertAllowed } from '../../console/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { latestSyncStates, type MarketingSyncState } from '../marketing/sync-state.js';
 import { dispatchRecords, type SyncModel } from './monitor.js';

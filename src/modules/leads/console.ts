@@ -7,7 +7,7 @@ import { csrfField, layout, notice, type PageContext, pager, when } from '../../
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { actionsFor, assertAllowed } from '../admin/permissions.js';
+import { actionsFor, assertAllowed } from '../../console/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import type { Lead } from './repository.js';
 import { deleteLeads, leadById, leadPage } from './service.js';

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { projectPath } from '../../platform/paths.js';
 import { assetUrl } from '../../platform/urls.js';
-import { allows, type Permission } from '../admin/permissions.js';
+import { allows, type Permission } from '../../console/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { recentUploads as listRecent, recordUpload } from './repository.js';
 import { cacheControlOf, checkStoragePath, checkUpload, uploadPath } from './rules.js';

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
 import { type FailedJob, PgBossQueue } from '../../platform/queue-pgboss.js';
-import { allows, assertAllowed } from '../admin/permissions.js';
+import { allows, assertAllowed } from '../../console/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 
 function pgBoss(ctx: AppContext): PgBossQueue {

@@ -5,7 +5,7 @@ import { guard, pageOf, sendPage } from '../../console/http.js';
 import { bell } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { assertAllowed, type Permission } from '../admin/permissions.js';
+import { assertAllowed, type Permission } from '../../console/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import * as repo from './repository.js';
 import { notificationsPage } from './views.js';
