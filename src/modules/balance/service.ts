@@ -7,12 +7,12 @@ import type { DbOrTx } from '../../db/database.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
 import { type BookingRow, findBooking, transition, transitionsOf } from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { findClient } from '../checkout/repository.js';
+import { findClient } from '../checkout/api.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
 import * as notifications from '../notifications/service.js';
+import * as payments from '../payments/api.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
-import * as payments from '../payments/repository.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
 import {

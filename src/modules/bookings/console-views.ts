@@ -2,9 +2,9 @@
 // booking (status and timeline, contact, passengers, selections, payments, flight legs with their
 // flight-booking records, notifications) with its Book All Flights / Retry action.
 
+import { allows } from '../../console/permissions.js';
 import { badge, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { allows } from '../../console/permissions.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';
 

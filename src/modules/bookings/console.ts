@@ -3,10 +3,10 @@
 // bookAllFlights use case as the API and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { guard, pageOf, sendPage } from '../../console/http.js';
+import { allows, assertAllowed } from '../../console/permissions.js';
 import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { allows, assertAllowed } from '../../console/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';

@@ -5,10 +5,10 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { amountToNumber as money } from '../../platform/money.js';
 import { balanceView } from '../balance/service.js';
-import { findClient, stepVisitsOf } from '../checkout/repository.js';
-import * as flights from '../flights/repository.js';
+import { findClient, stepVisitsOf } from '../checkout/api.js';
+import * as flights from '../flights/api.js';
 import * as notifications from '../notifications/service.js';
-import * as paymentRecords from '../payments/repository.js';
+import * as paymentRecords from '../payments/api.js';
 import * as repo from './repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

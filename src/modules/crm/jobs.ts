@@ -2,7 +2,7 @@
 // two modes: the initial delivery, and phone-only, which only fills an empty CRM phone.
 import type { DispatchOptions, JobDefinition, JobOutcome, Queue } from '../../platform/queue.js';
 import { outcome } from '../../platform/queue.js';
-import { findSubscriber, type Subscriber, setCrmPersonId } from '../newsletter/repository.js';
+import { findSubscriber, type Subscriber, setCrmPersonId } from '../newsletter/api.js';
 import { CONSENT_FIELDS, type CrmPerson } from './pipedrive.js';
 import { consentDate } from './rules.js';
 import {

@@ -4,7 +4,7 @@
 // existing contact, nothing else. Unconfigured: skipped without failure.
 import type { AppContext } from '../../context.js';
 import { type JobDefinition, type JobOutcome, outcome } from '../../platform/queue.js';
-import { type Subscriber, SubscriberRepository } from '../newsletter/repository.js';
+import { type Subscriber, SubscriberRepository } from '../newsletter/api.js';
 import { type MirrorPayload, splitName } from '../newsletter/rules.js';
 import { ActiveCampaignClient, MarketingApiError } from './client.js';
 import { RemoteIdCache } from './repository.js';

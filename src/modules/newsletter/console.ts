@@ -5,7 +5,7 @@ import { guard, pageOf, sendPage } from '../../console/http.js';
 import { badge, layout, type PageContext, pager, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { html } from '../../platform/html.js';
-import { recordsFor, type SyncRecord } from '../crm/repository.js';
+import { recordsFor, type SyncRecord } from '../crm/api.js';
 import { type MarketingSyncState, syncStatesFor } from '../marketing/sync-state.js';
 import { findSubscriber, type Subscriber, subscriberPage } from './repository.js';
 
