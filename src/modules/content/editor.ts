@@ -15,7 +15,7 @@ import type { AdminActor } from '../admin/service.js';
 import { validateImport } from '../catalog/import.js';
 import { auditChanges, importAndAudit, importDay } from '../catalog/import-save.js';
 import { localeOf } from '../markets/rules.js';
-import type { ContentStatus } from './import.js';
+import type { ContentStatus } from './import-schema.js';
 import { contentForEditor } from './repository.js';
 
 export type RecordKind = 'region' | 'country' | 'about_us';
