@@ -26,8 +26,6 @@ const TWO_WAY = new Set([
   'catalog <-> offer-generation',
   'checkout <-> flights',
   'crm <-> leads',
-  'crm <-> newsletter',
-  'marketing <-> newsletter',
 ]);
 const EXCEPTION = /\/\/\s*layer exception:\s*\S/;
 

@@ -23,10 +23,12 @@ import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentConsoleRoutes } from './modules/content/console.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { syncConsoleRoutes } from './modules/crm/console.js';
+import { newsletterCrmMirror } from './modules/crm/jobs.js';
 import { flightsRoutes } from './modules/flights/routes.js';
 import { leadConsoleRoutes } from './modules/leads/console.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { mailConsoleRoutes } from './modules/mail/console.js';
+import { marketingMirror } from './modules/marketing/jobs.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
 import { mediaConsoleRoutes } from './modules/media/console.js';
@@ -34,6 +36,7 @@ import { mediaRoutes } from './modules/media/routes.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
+import { useNewsletterMirrors } from './modules/newsletter/mirrors.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { notificationConsoleRoutes } from './modules/notifications/console.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -113,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   ctx.markets = new MarketService(deps.database);
   // the console's guard reads the admin module's sessions
   consoleSessions(ctx, resolveSession);
+  // the newsletter's subscribers are mirrored to the CRM and the marketing tool, which read them
+  useNewsletterMirrors(ctx, (c) => ({ crm: newsletterCrmMirror(c), marketing: marketingMirror(c) }));
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({
     database: deps.database,

@@ -24,7 +24,8 @@ export class NewsletterService {
   }
 
   private get mirrors(): NewsletterMirror[] {
-    this.mirrorList ??= newsletterMirrors(this.ctx);
+    // the CRM first, then marketing, as before
+    this.mirrorList ??= [newsletterMirrors(this.ctx).crm, newsletterMirrors(this.ctx).marketing];
     return this.mirrorList;
   }
 
