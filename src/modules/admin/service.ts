@@ -13,7 +13,7 @@ import {
 } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/service.js';
+import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/api-tokens.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
 import * as repo from './repository.js';
 
