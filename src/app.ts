@@ -33,6 +33,7 @@ import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
+import { operationsConsoleRoutes } from './modules/operations/console.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     contentConsoleRoutes,
     mediaConsoleRoutes,
     supplyTextsConsoleRoutes,
+    operationsConsoleRoutes,
   ]);
 
   return app as unknown as App;

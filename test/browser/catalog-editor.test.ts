@@ -58,7 +58,7 @@ describe('catalog editor in a browser', () => {
     expect((await (await page.request.get(`/api/es/es/products/${ids.peru}`)).json()).data.title).toBe(
       'Perú y el Camino Inca',
     );
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Products' }).click();
     await visible(page.getByRole('heading', { name: 'Products' }));
     if (shots) await page.screenshot({ path: projectPath('docs', 'console-catalog-products.png'), fullPage: true });
     await page.getByRole('link', { name: 'Perú y el Camino Inca' }).click();

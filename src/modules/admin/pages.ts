@@ -1,20 +1,8 @@
-// Pages of the admin module: home, notifications, admin users, roles, API tokens, audit log.
+// Pages of the admin module: notifications, admin users, roles, API tokens, audit log.
 import { type Html, html } from '../../platform/html.js';
-import { navigationFor } from './navigation.js';
 import { adminResources, allPermissions, type ResourceName } from './permissions.js';
 import type { AuditRow } from './repository.js';
 import { badge, csrfField, layout, notice, type PageContext, pager, when } from './views.js';
-
-export function homePage(p: PageContext): string {
-  const items = navigationFor(p.actor.grant);
-  return layout(
-    p,
-    'Console',
-    html`<h1>Welcome, ${p.actor.name}</h1><div class="grid">${items.map(
-      (i) => html`<a class="card" href="${i.href}">${i.label}</a>`,
-    )}</div>${items.length === 0 ? html`<p class="muted">Your roles give you no page yet. Ask an administrator.</p>` : ''}`,
-  );
-}
 
 export interface NotificationView {
   id: number;

@@ -21,7 +21,7 @@ import {
   sessionOf,
   setCookie,
 } from './console.js';
-import { auditPage, homePage, notificationsPage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
+import { auditPage, notificationsPage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
 import * as admin from './service.js';
 import { bell, confirmPage, loginPage } from './views.js';
 
@@ -121,8 +121,6 @@ export async function adminConsoleRoutes(
       setCookie(ctx, reply, sessionCookieName(ctx), '', { maxAgeSeconds: 0 });
       return reply.redirect('/admin/login', 303);
     });
-
-    scope.get('/admin', opts(ctx), async (request, reply) => sendPage(reply, homePage(pageOf(request))));
 
     // --------------------------------------------------------------------------- notifications
     scope.get('/admin/notifications/bell', opts(ctx, 'view_booking'), async (request, reply) => {
@@ -261,6 +259,17 @@ export async function adminConsoleRoutes(
         reply,
         auditPage(p, data, (n) => `/admin/audit-log?page=${n}`),
       );
+    });
+
+    // --------------------------------------------------------------------------- unknown pages
+    // every other console address answers the 404 page in the console's layout (HTML, never JSON)
+    scope.route({
+      method: ['GET', 'POST'],
+      url: '/admin/*',
+      ...opts(ctx),
+      handler: async () => {
+        throw new AppError(404, 'not_found', 'There is no console page at this address. Use the navigation.');
+      },
     });
   });
 }

@@ -21,9 +21,26 @@ export interface BookingFilter {
   market?: string;
   departureFrom?: string;
   departureTo?: string;
+  /** created (checkout started) on these UTC days, inclusive */
+  createdFrom?: string;
+  createdTo?: string;
+  /** sold: paid bookings (every status after the checkout) */
+  stage?: 'sold';
+  /** balance due within 7 days of `today`, or overdue on `today` */
+  balance?: 'due_7' | 'overdue';
+  /** money taken (a succeeded deposit or balance charge) on these UTC days, inclusive */
+  paidFrom?: string;
+  paidTo?: string;
+  /** one departure (offer id) */
+  offer?: number;
+  /** the UTC day the balance filters count from */
+  today?: string;
   sort: SortName;
   page: number;
 }
+
+/** The statuses of bookings that are not sold (yet): the checkout and its abandoned remains. */
+export const UNSOLD_STATUSES = ['checkout', 'abandoned'] as const;
 
 export interface BookingListRow {
   id: number;
@@ -53,6 +70,30 @@ export function bookingListQuery(f: BookingFilter): { sql: string; params: unkno
   if (f.market) where.push(`b.market_code = ${p(f.market)}`);
   if (f.departureFrom) where.push(`o.departure_date >= ${p(f.departureFrom)}::date`);
   if (f.departureTo) where.push(`o.departure_date <= ${p(f.departureTo)}::date`);
+  if (f.offer !== undefined) where.push(`b.offer_id = ${p(f.offer)}`);
+  if (f.stage === 'sold') where.push(`b.status NOT IN (${UNSOLD_STATUSES.map((s) => `'${s}'`).join(', ')})`);
+  // created_at is a timestamptz: a day is [day 00:00 UTC, next day 00:00 UTC)
+  if (f.createdFrom) where.push(`b.created_at >= ${p(f.createdFrom)}::date::timestamp AT TIME ZONE 'UTC'`);
+  if (f.createdTo) where.push(`b.created_at < (${p(f.createdTo)}::date + 1)::timestamp AT TIME ZONE 'UTC'`);
+  if (f.balance) {
+    const today = p(f.today ?? new Date().toISOString().slice(0, 10));
+    where.push(
+      f.balance === 'due_7'
+        ? `b.id IN (SELECT booking_id FROM booking_balances WHERE status IN ('scheduled', 'retrying')
+             AND due_date >= ${today}::date AND due_date <= ${today}::date + 7)`
+        : `b.id IN (SELECT booking_id FROM booking_balances WHERE status = 'overdue'
+             OR (status IN ('scheduled', 'retrying') AND due_date < ${today}::date))`,
+    );
+  }
+  if (f.paidFrom || f.paidTo) {
+    const from = p(f.paidFrom ?? '1970-01-01');
+    const to = p(f.paidTo ?? '9999-12-30');
+    const range = (col: string) =>
+      `${col} >= ${from}::date::timestamp AT TIME ZONE 'UTC' AND ${col} < (${to}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+    // deposits and balances alike are Succeeded payment rows, taken when finalized (deposit) or recorded
+    where.push(`b.id IN (SELECT booking_id FROM booking_payments WHERE status = 'Succeeded'
+      AND ${range('coalesce(finalized_at, created_at)')})`);
+  }
   const q = f.q?.trim().replace(/\s+/g, ' ');
   if (q) {
     const lower = p(likePrefix(q.toLowerCase()));

@@ -74,7 +74,7 @@ describe('product pages', () => {
     const editorPage = await get(`/admin/catalog/products/${ids.esEs}`, editor);
     expect(editorPage.body).toContain(`<a href="/admin/catalog/products/${ids.esEn}">en</a>`);
     // the console's navigation links the editor
-    expect(page.body).toContain('<a href="/admin/catalog" aria-current="page">Catalog</a>');
+    expect(page.body).toContain('<a href="/admin/catalog" aria-current="page">Products</a>');
     const refused = await post(`/admin/catalog/products/${ids.esEn}`, viewer, { title: 'Nope' });
     expect(refused.statusCode).toBe(403);
     expect((await get('/admin/catalog/products', await signIn(t.app, { permissions: ['view_lead'] }))).statusCode).toBe(
@@ -157,6 +157,9 @@ describe('product pages', () => {
     expect(res.statusCode).toBe(422);
     expect(fieldErrors(res.body, 'title')).toEqual(['must not have fewer than 1 characters']);
     expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(/^has an invalid format/);
+    // a sentence for people, not the schema's regular expression
+    expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(/^has an invalid format\. Use lowercase letters, digits and single hyphens between them/);
+    expect(fieldErrors(res.body, 'url_slug')[0]).not.toMatch(/pattern|\^\[/);
     // one save shows every problem: the schema's, and the references of what the schema accepted
     expect(fieldErrors(res.body, 'itinerary.0.activities')).toEqual([
       "line 3 (tier): must be one of 'included', 'extra', 'substitution'",

@@ -128,6 +128,9 @@ describe('content console pages', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Not saved: 2 problem(s)');
     expect(fieldError(bad.body, 'slug')).toMatch(/^has an invalid format/);
+    // a sentence for people, not the schema's regular expression
+    expect(fieldError(bad.body, 'slug')).toMatch(/^has an invalid format\. Use lowercase letters, digits and single hyphens between them/);
+    expect(fieldError(bad.body, 'slug')).not.toMatch(/pattern|\^\[/);
     expect(fieldError(bad.body, 'sort_order')).toBe('must be integer');
     // the form keeps what was typed
     expect(bad.body).toContain('value="Bad Slug"');

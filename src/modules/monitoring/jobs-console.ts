@@ -17,6 +17,16 @@ function pgBoss(ctx: AppContext): PgBossQueue {
   return ctx.queue;
 }
 
+/** How many failed jobs the Jobs page lists (every queue, at most 200 each); 0 without pg-boss. */
+export async function failedJobCount(ctx: AppContext): Promise<number> {
+  if (!(ctx.queue instanceof PgBossQueue)) return 0;
+  const q = ctx.queue;
+  const counts = await Promise.all(
+    [...new Set(q.queueNames())].map(async (queue) => (await q.failedJobs(queue, 200)).length),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
 /** Retry or delete a failed job as an admin: the permission again, the queue, the audit row. */
 export async function actOnFailedJob(
   ctx: AppContext,
