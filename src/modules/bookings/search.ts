@@ -58,8 +58,8 @@ export interface BookingListRow {
 
 const likePrefix = (term: string) => `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** SQL and parameters of one page (exported for EXPLAIN in the bench). */
-export function bookingListQuery(f: BookingFilter): { sql: string; params: unknown[] } {
+/** The WHERE conditions of a filter (on bookings `b` and offers `o`) and their parameters. */
+function conditionsOf(f: Omit<BookingFilter, 'sort' | 'page'>): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const p = (v: unknown) => {
@@ -108,6 +108,12 @@ export function bookingListQuery(f: BookingFilter): { sql: string; params: unkno
         SELECT id FROM clients WHERE lower(email) LIKE ${lower} OR lower(last_name) LIKE ${lower}
             OR lower(first_name || ' ' || last_name) LIKE ${lower})))`);
   }
+  return { where, params };
+}
+
+/** SQL and parameters of one page (exported for EXPLAIN in the bench). */
+export function bookingListQuery(f: BookingFilter): { sql: string; params: unknown[] } {
+  const { where, params } = conditionsOf(f);
   // the page is chosen on bookings (and offers) alone; its 51 rows then get their customer
   const order = SORTS[f.sort];
   // sorted or filtered by departure, the walk starts on offers' departure index (an inner join:
@@ -147,4 +153,38 @@ export async function bookingIdByReference(database: Database, reference: string
 export async function bookingMarkets(database: Database): Promise<string[]> {
   const { rows } = await database.query<{ code: string }>('SELECT code FROM markets ORDER BY code');
   return rows.map((r) => r.code);
+}
+
+export interface BookingExportRow extends BookingListRow {
+  language: string;
+  actual_pax_count: number;
+  actual_room_type: string;
+  phone: string | null;
+  offer_id: number;
+}
+
+/**
+ * The bookings a filter finds, by id after `afterId`, `limit` at a time: the export walks them in
+ * batches (keyset), so no batch holds more than `limit` rows whatever the total.
+ */
+export async function bookingExportBatch(
+  database: Database,
+  f: Omit<BookingFilter, 'sort' | 'page'>,
+  afterId: number,
+  limit: number,
+): Promise<BookingExportRow[]> {
+  const { where, params } = conditionsOf(f);
+  params.push(afterId, limit);
+  const { rows } = await database.query<BookingExportRow>(
+    `SELECT b.id, b.reference, b.status, b.market_code, b.language, b.offer_id, o.departure_date::text AS departure_date,
+            b.actual_pax_count, b.actual_room_type, b.total_price, b.currency, b.created_at,
+            c.first_name, c.last_name, c.email, c.phone
+       FROM bookings b
+       LEFT JOIN offers o ON o.id = b.offer_id
+       LEFT JOIN clients c ON c.id = b.client_id
+      WHERE ${[...where, `b.id > $${params.length - 1}`].join(' AND ')}
+      ORDER BY b.id LIMIT $${params.length}`,
+    params,
+  );
+  return rows;
 }

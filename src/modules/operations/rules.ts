@@ -17,7 +17,8 @@ export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   let s = value instanceof Date ? value.toISOString() : String(value);
   // a spreadsheet runs a cell starting with = + - @ as a formula: exported personal data must not
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+  // (numbers and phone numbers such as +34 600 111 222 stay as they are: no formula can hide in them)
+  if (/^[=+\-@\t\r]/.test(s) && !/^[+-]?[\d\s().-]+$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
