@@ -12,6 +12,8 @@ import { departurePage, departuresPage } from './departures-page.js';
 import { exportBookings, exportDeparture, exportLeads, exportSubscribers } from './exports.js';
 import { homeFigures } from './home.js';
 import { homePage } from './home-page.js';
+import { funnel, type ReportFilter, revenue } from './reports.js';
+import { funnelPage, revenuePage } from './reports-page.js';
 
 const hidden = { hide: true };
 
@@ -38,6 +40,29 @@ export function departureFilterOf(
     page: Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1)),
   };
   rangeOrder(filter.from, filter.to, 'to', 'Departing until', errors);
+  return { filter, errors };
+}
+
+/** The reports' period (default: the first day of the month 11 months back, to today), market and product. */
+export function reportFilterOf(
+  query: Record<string, string | undefined>,
+  today: string,
+): { filter: Partial<ReportFilter>; errors: FilterErrors } {
+  const errors: FilterErrors = {};
+  const yearStart = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+  yearStart.setUTCMonth(yearStart.getUTCMonth() - 11);
+  const filter: Partial<ReportFilter> = {
+    from:
+      query.from === undefined
+        ? yearStart.toISOString().slice(0, 10)
+        : dateField(query.from, 'from', 'Booked from', errors),
+    to: query.to === undefined ? today : dateField(query.to, 'to', 'Booked until', errors),
+    market: codeField(query.market, 'market', 'Market', errors),
+    product: codeField(query.product, 'product', 'Product', errors),
+  };
+  if (!filter.from && !errors.from) errors.from = 'Booked from: give the first day of the period.';
+  if (!filter.to && !errors.to) errors.to = 'Booked until: give the last day of the period.';
+  rangeOrder(filter.from, filter.to, 'to', 'Booked until', errors);
   return { filter, errors };
 }
 
@@ -96,6 +121,39 @@ export async function operationsConsoleRoutes(app: FastifyInstance, ctx: AppCont
       return exportDeparture(ctx, pageOf(request).actor, reply, d, what);
     });
   }
+
+  // ------------------------------------------------------------------------------- reports
+  app.get('/admin/reports', opts('view_report'), async (_request, reply) =>
+    reply.redirect('/admin/reports/revenue', 303),
+  );
+
+  const choices = async () => {
+    const [products, markets] = await Promise.all([departureProducts(ctx.database), ctx.markets.all()]);
+    return { products, markets: [...markets.keys()].sort() };
+  };
+
+  app.get('/admin/reports/revenue', opts('view_report'), async (request, reply) => {
+    const { filter, errors } = reportFilterOf(request.query as Record<string, string>, today());
+    const ok = Object.keys(errors).length === 0;
+    const f = filter as ReportFilter;
+    const [months, products, c] = await Promise.all([
+      ok ? revenue(ctx.database, f, 'month') : [],
+      ok ? revenue(ctx.database, f, 'product') : [],
+      choices(),
+    ]);
+    return sendPage(
+      reply,
+      revenuePage(pageOf(request), filter, c, errors, ok ? { months, products } : null),
+      ok ? 200 : 422,
+    );
+  });
+
+  app.get('/admin/reports/funnel', opts('view_report'), async (request, reply) => {
+    const { filter, errors } = reportFilterOf(request.query as Record<string, string>, today());
+    const ok = Object.keys(errors).length === 0;
+    const [data, c] = await Promise.all([ok ? funnel(ctx.database, filter as ReportFilter) : null, choices()]);
+    return sendPage(reply, funnelPage(pageOf(request), filter, c, errors, data), ok ? 200 : 422);
+  });
 
   // ------------------------------------------------------------------------------- exports
   app.get('/admin/bookings/export.csv', opts('export_booking'), async (request, reply) => {
