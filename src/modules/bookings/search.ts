@@ -119,17 +119,26 @@ export function bookingListQuery(f: BookingFilter): { sql: string; params: unkno
   // sorted or filtered by departure, the walk starts on offers' departure index (an inner join:
   // a booking whose offer row is gone has no departure to sort or filter by)
   const byDeparture = f.sort.startsWith('departure') || Boolean(f.departureFrom || f.departureTo);
-  const sql = `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
+  const page = `LIMIT ${PAGE_SIZE + 1} OFFSET ${(f.page - 1) * PAGE_SIZE}`;
+  const where_ = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  // not sorted or filtered by departure: the page is chosen on bookings alone (an index walk that
+  // reads no offer for the rows of earlier pages); its 51 rows then get their departure
+  const sql = byDeparture
+    ? `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
        b.departure_date, c.first_name, c.last_name, c.email
   FROM (SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at, b.client_id,
                o.departure_date::text AS departure_date, o.departure_date AS departure_day
-          FROM bookings b
-          ${byDeparture ? 'JOIN' : 'LEFT JOIN'} offers o ON o.id = b.offer_id
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY ${order}
-         LIMIT ${PAGE_SIZE + 1} OFFSET ${(f.page - 1) * PAGE_SIZE}) b
+          FROM bookings b JOIN offers o ON o.id = b.offer_id
+         ${where_} ORDER BY ${order} ${page}) b
   LEFT JOIN clients c ON c.id = b.client_id
- ORDER BY ${order.replaceAll('o.departure_date', 'b.departure_day')}`;
+ ORDER BY ${order.replaceAll('o.departure_date', 'b.departure_day')}`
+    : `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
+       o.departure_date::text AS departure_date, c.first_name, c.last_name, c.email
+  FROM (SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at, b.client_id, b.offer_id
+          FROM bookings b ${where_} ORDER BY ${order} ${page}) b
+  LEFT JOIN offers o ON o.id = b.offer_id
+  LEFT JOIN clients c ON c.id = b.client_id
+ ORDER BY ${order}`;
   return { sql, params };
 }
 

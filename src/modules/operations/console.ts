@@ -12,10 +12,13 @@ import { departurePage, departuresPage } from './departures-page.js';
 import { exportBookings, exportDeparture, exportLeads, exportSubscribers } from './exports.js';
 import { homeFigures } from './home.js';
 import { homePage } from './home-page.js';
+import { remembered } from './memo.js';
 import { funnel, type ReportFilter, revenue } from './reports.js';
 import { funnelPage, revenuePage } from './reports-page.js';
 
 const hidden = { hide: true };
+/** reports are computed at most once a minute per filter (memo.ts): the page says when */
+const REPORT_TTL_MS = 60_000;
 
 /** A code as the catalog writes it (product templates, markets): anything else is a sentence. */
 function codeField(raw: string | undefined, name: string, label: string, errors: FilterErrors) {
@@ -136,14 +139,21 @@ export async function operationsConsoleRoutes(app: FastifyInstance, ctx: AppCont
     const { filter, errors } = reportFilterOf(request.query as Record<string, string>, today());
     const ok = Object.keys(errors).length === 0;
     const f = filter as ReportFilter;
-    const [months, products, c] = await Promise.all([
-      ok ? revenue(ctx.database, f, 'month') : [],
-      ok ? revenue(ctx.database, f, 'product') : [],
+    const [data, c] = await Promise.all([
+      ok
+        ? remembered(ctx, `revenue:${JSON.stringify(f)}`, REPORT_TTL_MS, async () => {
+            const [months, products] = await Promise.all([
+              revenue(ctx.database, f, 'month'),
+              revenue(ctx.database, f, 'product'),
+            ]);
+            return { months, products };
+          })
+        : null,
       choices(),
     ]);
     return sendPage(
       reply,
-      revenuePage(pageOf(request), filter, c, errors, ok ? { months, products } : null),
+      revenuePage(pageOf(request), filter, c, errors, data ? { ...data.value, at: data.at } : null),
       ok ? 200 : 422,
     );
   });
@@ -151,8 +161,16 @@ export async function operationsConsoleRoutes(app: FastifyInstance, ctx: AppCont
   app.get('/admin/reports/funnel', opts('view_report'), async (request, reply) => {
     const { filter, errors } = reportFilterOf(request.query as Record<string, string>, today());
     const ok = Object.keys(errors).length === 0;
-    const [data, c] = await Promise.all([ok ? funnel(ctx.database, filter as ReportFilter) : null, choices()]);
-    return sendPage(reply, funnelPage(pageOf(request), filter, c, errors, data), ok ? 200 : 422);
+    const f = filter as ReportFilter;
+    const [data, c] = await Promise.all([
+      ok ? remembered(ctx, `funnel:${JSON.stringify(f)}`, REPORT_TTL_MS, () => funnel(ctx.database, f)) : null,
+      choices(),
+    ]);
+    return sendPage(
+      reply,
+      funnelPage(pageOf(request), filter, c, errors, data ? { ...data.value, at: data.at } : null),
+      ok ? 200 : 422,
+    );
   });
 
   // ------------------------------------------------------------------------------- exports

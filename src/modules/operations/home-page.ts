@@ -3,6 +3,7 @@ import { type Html, html } from '../../platform/html.js';
 import { layout, type PageContext } from '../admin/views.js';
 import { dailyChart } from './chart.js';
 import type { HomeFigures, WindowFigure } from './home.js';
+import { WORK_COUNT_CAP } from './repository.js';
 
 function windowCards(title: string, id: string, list: WindowFigure[], what: string): Html {
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2><div class="figures">${list.map(
@@ -19,7 +20,7 @@ export function homePage(p: PageContext, f: HomeFigures): string {
   const work = f.work.length
     ? html`<section aria-labelledby="work"><h2 id="work">Work waiting</h2><div class="figures">${f.work.map(
         (w) =>
-          html`<a class="figure${w.count > 0 ? ' attention' : ''}" href="${w.href}"><span class="value">${w.count}</span><span class="label">${w.label}</span></a>`,
+          html`<a class="figure${w.count > 0 ? ' attention' : ''}" href="${w.href}"><span class="value">${w.count > WORK_COUNT_CAP ? `${WORK_COUNT_CAP}+` : w.count}</span><span class="label">${w.label}</span></a>`,
       )}</div></section>`
     : '';
   const nothing = !f.sold && f.work.length === 0;

@@ -2,7 +2,7 @@
 // product) and tabs between them.
 import { type Html, html } from '../../platform/html.js';
 import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../admin/filters.js';
-import { layout, type PageContext, sectionTabs } from '../admin/views.js';
+import { layout, type PageContext, sectionTabs, when } from '../admin/views.js';
 import type { FunnelReport, ReportFilter, RevenueRow } from './reports.js';
 
 const TABS = [
@@ -53,16 +53,20 @@ export function revenuePage(
   f: Partial<ReportFilter>,
   choices: ReportChoices,
   errors: FilterErrors,
-  data: { months: RevenueRow[]; products: RevenueRow[] } | null,
+  data: { months: RevenueRow[]; products: RevenueRow[]; at: Date } | null,
 ): string {
   return layout(
     p,
     'Revenue report',
     html`<h1>Reports: revenue</h1>${sectionTabs(p, 'Reports', TABS)}${filterForm('/admin/reports/revenue', f, choices, errors)}
 <p class="muted">Sold bookings made in the period, by the UTC month they were made in: their value, the money taken for them so far (deposits at checkout, balances after) and what they still owe.</p>
-${data ? html`${revenueTable('Per month and market', 'Month', data.months)}${revenueTable('Per product and market', 'Product', data.products)}` : ''}`,
+${data ? html`${asOf(data.at)}${revenueTable('Per month and market', 'Month', data.months)}${revenueTable('Per product and market', 'Product', data.products)}` : ''}`,
   );
 }
+
+/** when the figures were computed: they are kept a minute */
+const asOf = (at: Date) =>
+  html`<p class="muted">Figures as of ${when(at)}; they are computed at most once a minute.</p>`;
 
 const pct = (v: number | null) => (v === null ? '–' : `${v} %`);
 
@@ -71,7 +75,7 @@ export function funnelPage(
   f: Partial<ReportFilter>,
   choices: ReportChoices,
   errors: FilterErrors,
-  data: FunnelReport | null,
+  data: (FunnelReport & { at: Date }) | null,
 ): string {
   return layout(
     p,
@@ -80,7 +84,7 @@ export function funnelPage(
 <p class="muted">Checkouts started in the period (each start makes a booking), the first visit of each step they reached, and those paid.</p>
 ${
   data
-    ? html`<div class="card table-wrap"><table><caption>Checkout funnel</caption>
+    ? html`${asOf(data.at)}<div class="card table-wrap"><table><caption>Checkout funnel</caption>
 <thead><tr><th scope="col">Step</th><th scope="col" class="n">Sessions</th><th scope="col" class="n">Of started</th><th scope="col" class="n">From the step before</th></tr></thead>
 <tbody><tr><th scope="row">Started</th><td class="n">${data.started}</td><td class="n">100 %</td><td class="n">–</td></tr>
 ${data.steps.map(

@@ -48,26 +48,21 @@ export interface BookingWork {
 }
 
 /** Bookings waiting for someone: flights to book, failed legs, balances due soon or overdue. */
+/** Counts stop here: past it the home says "1000+" (the list shows them all). */
+export const WORK_COUNT_CAP = 1000;
+
 export async function bookingWork(database: Database, today: string): Promise<BookingWork> {
-  const [statuses, balances] = await Promise.all([
-    database.query<{ status: string; n: number }>(
-      `SELECT status, count(*)::int AS n FROM bookings
-        WHERE status IN ('pending_flight_booking', 'flight_booking_failed') GROUP BY status`,
-    ),
-    database.query<{ due: number; overdue: number }>(
-      `SELECT count(*) FILTER (WHERE status IN ('scheduled', 'retrying') AND due_date >= $1::date AND due_date <= $1::date + 7)::int AS due,
-              count(*) FILTER (WHERE status = 'overdue' OR (status IN ('scheduled', 'retrying') AND due_date < $1::date))::int AS overdue
-         FROM booking_balances WHERE status IN ('scheduled', 'retrying', 'overdue')`,
-      [today],
-    ),
-  ]);
-  const n = (s: string) => statuses.rows.find((r) => r.status === s)?.n ?? 0;
-  return {
-    toBook: n('pending_flight_booking'),
-    failedLegs: n('flight_booking_failed'),
-    balancesDue7: balances.rows[0]?.due ?? 0,
-    balancesOverdue: balances.rows[0]?.overdue ?? 0,
-  };
+  // each count stops at the cap: a thousand bookings waiting is "1000+", and no count walks the table
+  const capped = (where: string) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM ${where} LIMIT ${WORK_COUNT_CAP + 1}) x)::int`;
+  const { rows } = await database.query<BookingWork>(
+    `SELECT ${capped(`bookings WHERE status = 'pending_flight_booking'`)} AS "toBook",
+            ${capped(`bookings WHERE status = 'flight_booking_failed'`)} AS "failedLegs",
+            ${capped(`booking_balances WHERE status IN ('scheduled', 'retrying') AND due_date >= $1::date AND due_date <= $1::date + 7`)} AS "balancesDue7",
+            ${capped(`booking_balances WHERE status = 'overdue' OR (status IN ('scheduled', 'retrying') AND due_date < $1::date)`)} AS "balancesOverdue"`,
+    [today],
+  );
+  return rows[0]!;
 }
 
 /** CRM sync records that failed, and subscribers whose marketing sync failed or is being retried. */
