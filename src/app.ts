@@ -34,6 +34,7 @@ import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { operationsConsoleRoutes } from './modules/operations/console.js';
+import { previewConsoleRoutes } from './modules/operations/preview.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mediaConsoleRoutes,
     supplyTextsConsoleRoutes,
     operationsConsoleRoutes,
+    previewConsoleRoutes,
   ]);
 
   return app as unknown as App;
