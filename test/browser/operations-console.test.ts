@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingPayments, bookings, clients, mailOutbox } from '../../src/db/schema/index.js';
-import { attachPassengers, insertUpsells } from '../../src/modules/flights/repository.js';
+import { attachPassengers, insertUpsells } from '../../src/modules/bookings/repository.js';
 import { systemClock } from '../../src/platform/clock.js';
 import { projectPath } from '../../src/platform/paths.js';
 import { signIn, TEST_PASSWORD } from '../support/admin.js';

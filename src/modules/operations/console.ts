@@ -1,10 +1,10 @@
 // Console routes of the operations module: the home (the day at a glance), departures with their
 // manifest and rooming list, the revenue and funnel reports, and the CSV exports.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { dateField, type FilterErrors, rangeOrder } from '../../console/filters.js';
+import { guard, pageOf, sendPage } from '../../console/http.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
-import { dateField, type FilterErrors, rangeOrder } from '../admin/filters.js';
 import { allows } from '../admin/permissions.js';
 import { filterOf } from '../bookings/console.js';
 import { type DepartureFilter, departure, departureProducts, listDepartures } from './departures.js';

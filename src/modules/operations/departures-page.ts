@@ -1,9 +1,10 @@
 // Console pages of departures: the list (filters: product, market, date range) and one
 // departure: bookings with their payments, manifest, rooming list, services per day. The page
 // prints as a document for a guide or a hotel (console.css, @media print).
+
+import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../../console/filters.js';
+import { badge, layout, type PageContext } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../admin/filters.js';
-import { badge, layout, type PageContext } from '../admin/views.js';
 import { type Departure, type DepartureFilter, type DepartureRow, freeSeats, owed } from './departures.js';
 
 const option = (value: string, label: string, current?: string) =>

@@ -15,7 +15,7 @@ import {
   offers,
   seatHolds,
 } from '../../db/schema/index.js';
-import { attachPassengers, insertUpsells } from '../flights/repository.js';
+import { attachPassengers, insertUpsells } from '../bookings/repository.js';
 
 let t: TestApp;
 let cat: CheckoutCatalog;

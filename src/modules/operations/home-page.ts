@@ -1,6 +1,7 @@
 // The console's home page: the day at a glance (see home.ts for what each figure counts).
+
+import { layout, type PageContext } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { layout, type PageContext } from '../admin/views.js';
 import { dailyChart } from './chart.js';
 import type { HomeFigures, WindowFigure } from './home.js';
 import { WORK_COUNT_CAP } from './repository.js';

@@ -2,11 +2,11 @@
 // region, country or About Us page) read through the API itself, as a storefront would, and shown
 // as a page of texts and images, with the signed JSON link beside it for storefront developers.
 import type { FastifyInstance } from 'fastify';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { layout } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
-import { layout } from '../admin/views.js';
 
 /** The path of a signed preview address of our API (absolute under APP_URL, or a path), or null. */
 export function previewPath(url: string, appUrl: string): string | null {

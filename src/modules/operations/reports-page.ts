@@ -1,8 +1,9 @@
 // Console pages of the reports: Revenue and Funnel, with one filter form (period, market,
 // product) and tabs between them.
+
+import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../../console/filters.js';
+import { layout, type PageContext, sectionTabs, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../admin/filters.js';
-import { layout, type PageContext, sectionTabs, when } from '../admin/views.js';
 import type { FunnelReport, ReportFilter, RevenueRow } from './reports.js';
 
 const TABS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate } from '../admin/filters.js';
+import { isCalendarDate } from '../../console/filters.js';
 import { csvField, csvLine, dayWindows, niceMax, percent } from './rules.js';
 
 describe('operations rules', () => {

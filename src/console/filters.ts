@@ -1,6 +1,6 @@
 // The console's list filters, checked as a person typed them: a value the form cannot hold is a
 // sentence beside its field (and the list filters nothing), never a database error.
-import { type Html, html } from '../../platform/html.js';
+import { type Html, html } from '../platform/html.js';
 
 /** A real calendar date written YYYY-MM-DD (2027-02-30 is not one). */
 export function isCalendarDate(value: string): boolean {
