@@ -87,6 +87,12 @@ describe('the console as a product', () => {
     expect(page).toContain(`<a href="/admin/departures/1">Departure 1: manifest and rooming list</a>`);
   });
 
+  it('prints a page without the navigation and buttons (the stylesheet has a print layout)', async () => {
+    const css = (await t.app.inject({ url: '/admin/assets/console.css' })).body;
+    const print = css.slice(css.indexOf('@media print'));
+    expect(print).toMatch(/header\.top,\s*nav\.side,\s*\.skip,\s*\.no-print,\s*form\.filters\s*\{\s*display: none;/);
+  });
+
   it('does not call an unfinished checkout "land services only"', async () => {
     const admin = await signIn(t.app, { permissions: ['view_booking'] });
     const b = await insertPaidBooking(t.database, { status: 'checkout' });
