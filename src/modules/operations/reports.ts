@@ -6,7 +6,6 @@ import type { Database } from '../../db/database.js';
 import { formatCents, toCents } from '../../platform/money.js';
 import { UNSOLD_STATUSES } from '../bookings/search.js';
 import { FUNNEL_STEPS } from '../checkout/rules.js';
-import { TAKEN_AT } from './repository.js';
 import { percent } from './rules.js';
 
 const SOLD = `b.status NOT IN (${UNSOLD_STATUSES.map((s) => `'${s}'`).join(', ')})`;
