@@ -73,6 +73,38 @@ describe('the console as a product', () => {
     expect(others.body).toContain('Nothing is listed: 4 filters need a change.');
   });
 
+  it('answers no console list with a 500, whatever a filter holds (a NUL byte, an impossible date, 300 characters)', async () => {
+    const admin = await signIn(t.app);
+    const pages = [
+      '/admin/bookings',
+      '/admin/departures',
+      '/admin/reports/revenue',
+      '/admin/reports/funnel',
+      '/admin/leads',
+      '/admin/subscribers',
+      '/admin/sync',
+      '/admin/outbox',
+      '/admin/jobs',
+      '/admin/catalog/products',
+      '/admin/catalog/offers',
+      '/admin/supply-texts',
+      '/admin/content/regions',
+      '/admin/audit-log',
+      '/pulse',
+      '/telescope',
+    ];
+    const failures: string[] = [];
+    for (const page of pages) {
+      for (const name of ['q', 'status', 'market', 'from', 'to', 'page', 'product', 'kind', 'model']) {
+        for (const value of ['%00', '2027-02-30', 'x'.repeat(300)]) {
+          const res = await get(`${page}?${name}=${value}`, admin.cookie);
+          if (res.statusCode >= 500) failures.push(`${page}?${name}=${value.slice(0, 12)}: ${res.statusCode}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   it('shows a booking’s legs as flights (route, date, flight numbers), never JSON', async () => {
     const admin = await signIn(t.app, { permissions: ['view_booking'] });
     const b = await insertPaidBooking(t.database);
