@@ -17,14 +17,10 @@ function pgBoss(ctx: AppContext): PgBossQueue {
   return ctx.queue;
 }
 
-/** How many failed jobs the Jobs page lists (every queue, at most 200 each); 0 without pg-boss. */
-export async function failedJobCount(ctx: AppContext): Promise<number> {
+/** How many failed jobs wait in every queue, up to `cap` + 1 (one query); 0 without pg-boss. */
+export async function failedJobCount(ctx: AppContext, cap: number): Promise<number> {
   if (!(ctx.queue instanceof PgBossQueue)) return 0;
-  const q = ctx.queue;
-  const counts = await Promise.all(
-    [...new Set(q.queueNames())].map(async (queue) => (await q.failedJobs(queue, 200)).length),
-  );
-  return counts.reduce((a, b) => a + b, 0);
+  return ctx.queue.failedCount([...new Set(ctx.queue.queueNames())], cap);
 }
 
 /** Retry or delete a failed job as an admin: the permission again, the queue, the audit row. */

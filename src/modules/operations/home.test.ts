@@ -13,10 +13,12 @@ import {
   marketingSyncStates,
   newsletterSubscribers,
 } from '../../db/schema/index.js';
+import { leadCrmPushJob } from '../leads/jobs.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // no workers: the failed jobs stay where the test puts them
+  t = await createTestApp({ env: { IN_PROCESS_WORKERS: 'false' } });
 });
 afterAll(async () => {
   await t.close();
@@ -138,6 +140,12 @@ describe('the day at a glance', () => {
       .insert(mailOutbox)
       .values([mail('home-1', 'failed'), mail('home-2', 'sent'), mail('home-3', 'failed')]);
 
+    // two lead CRM pushes that failed on their last try, as pg-boss stores them
+    for (const leadId of [1, 2]) {
+      const id = await t.app.ctx.queue.dispatch(leadCrmPushJob(t.app.ctx), { leadId });
+      await t.database.query(`UPDATE pgboss.job SET state = 'failed', completed_on = now() WHERE id = $1`, [id]);
+    }
+
     const admin = await signIn(t.app);
     const res = await get('/admin', admin.cookie);
     expect(res.statusCode).toBe(200);
@@ -168,7 +176,7 @@ describe('the day at a glance', () => {
       { href: '/admin/sync?model=newsletter_subscriber&status=Failed', text: '1 Failed CRM syncs of subscribers' },
       { href: '/admin/sync?model=lead&status=Failed', text: '2 Failed CRM syncs of leads' },
       { href: '/admin/sync#marketing', text: '1 Marketing syncs failing or retried' },
-      { href: '/admin/jobs', text: '0 Failed jobs' },
+      { href: '/admin/jobs', text: '2 Failed jobs' },
       { href: '/admin/outbox?status=failed', text: '2 Failed e-mails' },
     ]);
     // the chart: 30 days of bars, today's bar 2 bookings

@@ -80,7 +80,7 @@ export async function homeFigures(ctx: AppContext, grant: Grant): Promise<HomeFi
     bookings ? repo.bookingWork(db, today) : null,
     allows(grant, 'view_sync_record') ? repo.syncFailures(db) : null,
     allows(grant, 'view_mail') ? repo.failedMails(db) : null,
-    allows(grant, 'view_job') ? failedJobCount(ctx) : null,
+    allows(grant, 'view_job') ? failedJobCount(ctx, repo.WORK_COUNT_CAP) : null,
   ]);
   const out: HomeFigures = { today, work: [] };
   const sold = pastSold && todaySold ? [...pastSold.value, ...todaySold] : null;
