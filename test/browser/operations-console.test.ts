@@ -177,7 +177,7 @@ describe('the operations console in a browser', () => {
     await visible(row);
     expect(await row.getByRole('cell').nth(7).textContent()).toBe('1');
     await row.getByRole('link').first().click();
-    await visible(page.getByRole('heading', { level: 1, name: /^Japón esencial: / }));
+    await visible(page.getByRole('heading', { level: 1, name: /^Japan essentials: / }));
     const manifest = page.getByRole('region', { name: /Passenger manifest/ });
     await visible(manifest.getByRole('cell', { name: 'ms Ana Lopez' }));
     await visible(manifest.getByRole('cell', { name: 'mr Ben Lopez' }));
@@ -199,7 +199,7 @@ describe('the operations console in a browser', () => {
     // the booking page links back to its departure
     await page.goto(`/admin/bookings/${reference}`);
     await page.getByRole('link', { name: /manifest and rooming list/ }).click();
-    await visible(page.getByRole('heading', { level: 1, name: /^Japón esencial: / }));
+    await visible(page.getByRole('heading', { level: 1, name: /^Japan essentials: / }));
     await page.close();
   });
 

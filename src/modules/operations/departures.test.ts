@@ -222,10 +222,11 @@ describe('departures', () => {
     );
     expect(list.statusCode).toBe(200);
     const rows = [...list.body.matchAll(/<tr><td><a href="\/admin\/departures\/(\d+)">[\s\S]*?<\/tr>/g)];
+    // the offer is the Spanish product's ("Japón esencial"): the console names the tour in English
     // other offers of the fixture leave that day too (inactive, a draft product's): the active one's row
     const row = rows.find((r) => Number(r[1]) === cat.offers.active)!;
     expect(text(row[0])).toBe(
-      '2026-08-14 Japón esencial japan-essentials · O-ACTIVE es MAD 3 2 5 2 6500.00 EUR Active',
+      '2026-08-14 Japan essentials japan-essentials · O-ACTIVE es MAD 3 2 5 2 6500.00 EUR Active',
     );
     // upcoming departures by default: the past one is not listed
     expect(await get('/admin/departures', admin.cookie).then((r) => r.body)).not.toContain(

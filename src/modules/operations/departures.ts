@@ -46,7 +46,10 @@ export const freeSeats = (d: Pick<DepartureRow, 'allotment' | 'sold' | 'held'>) 
   Math.max(0, d.allotment - d.sold - d.held);
 
 const DEPARTURE_COLUMNS = `o.id, o.code, o.departure_date::text AS departure_date, o.return_date::text AS return_date,
-       o.departure_airport, o.status, mp.title AS product, pt.code AS template, m.code AS market,
+       o.departure_airport, o.status,
+       -- named in the console's language: the tour's English title (this market's first), else this product's
+       coalesce((SELECT e.title FROM market_products e WHERE e.template_id = mp.template_id AND e.language = 'en'
+                  ORDER BY (e.market_id = mp.market_id) DESC, e.id LIMIT 1), mp.title) AS product, pt.code AS template, m.code AS market,
        m.currency_code AS currency, o.allotment, o.allotment_used AS sold,
        coalesce((SELECT sum(seats) FROM seat_holds h WHERE h.offer_id = o.id), 0)::int AS held,
        s.bookings, coalesce(s.revenue, 0)::numeric(14, 2)::text AS revenue`;
