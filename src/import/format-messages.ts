@@ -23,3 +23,36 @@ const SENTENCES: Record<string, string> = {
 export function formatSentence(pattern: string): string {
   return SENTENCES[pattern] ?? 'Check the value: it is not in the expected form.';
 }
+
+const TYPE_WORDS: Record<string, string> = {
+  integer: 'must be a whole number',
+  number: 'must be a number',
+  string: 'must be text',
+  boolean: 'must be true or false',
+  array: 'must be a list',
+  object: 'must be a group of fields',
+  null: 'must be empty',
+};
+
+/** A schema refusal (typebox's keyword and params) as words for people; its own message otherwise. */
+export function schemaSentence(keyword: string, params: Record<string, unknown>, message: string): string {
+  const limit = params.limit;
+  switch (keyword) {
+    case 'type':
+      return TYPE_WORDS[String(params.type)] ?? message;
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${limit} characters long`;
+    case 'minimum':
+      return params.comparison === '>' ? `must be more than ${limit}` : `must be at least ${limit}`;
+    case 'maximum':
+      return params.comparison === '<' ? `must be less than ${limit}` : `must be at most ${limit}`;
+    case 'minItems':
+      return `must have at least ${limit} entr${limit === 1 ? 'y' : 'ies'}`;
+    case 'maxItems':
+      return `must have at most ${limit} entr${limit === 1 ? 'y' : 'ies'}`;
+    default:
+      return message;
+  }
+}

@@ -175,7 +175,7 @@ export function bookingPage(
 <dt>E-mail</dt><dd><a href="mailto:${b.contact.email}">${b.contact.email}</a></dd><dt>Phone</dt><dd>${b.contact.phone}</dd></dl>`
         : html`<p class="muted">Not given yet.</p>`
     }</div>
-<div class="card"><h2>Booking</h2><dl class="facts"><dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Departure</dt><dd><a href="/admin/departures/${b.offer_id}">Departure ${b.offer_id}: manifest and rooming list</a></dd>
+<div class="card"><h2>Booking</h2><dl class="facts"><dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd><dt>Departure</dt><dd><a href="/admin/departures/${b.offer_id}">Departure ${b.offer_id}: manifest and rooming list</a></dd>
 <dt>Travellers</dt><dd>${b.actual_pax_count} (${b.actual_room_type})</dd><dt>Total</dt><dd>${b.total_price} ${b.currency}</dd>
 <dt>Checkout step</dt><dd>${b.checkout_step ?? '–'}</dd><dt>Created</dt><dd>${when(b.created_at)}</dd></dl></div>
 <div class="card"><h2>Payments</h2>${

@@ -155,7 +155,7 @@ describe('product pages', () => {
     });
     const res = await post(action, editor, values);
     expect(res.statusCode).toBe(422);
-    expect(fieldErrors(res.body, 'title')).toEqual(['must not have fewer than 1 characters']);
+    expect(fieldErrors(res.body, 'title')).toEqual(['must not be empty']);
     expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(/^has an invalid format/);
     // a sentence for people, not the schema's regular expression
     expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(

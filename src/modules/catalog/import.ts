@@ -8,7 +8,7 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import type { Database } from '../../db/database.js';
 import { catalogRevision } from '../../db/schema/index.js';
-import { formatSentence } from '../../import/format-messages.js';
+import { formatSentence, schemaSentence } from '../../import/format-messages.js';
 import type { FieldChange } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
 import { contentSection } from '../content/import.js';
@@ -143,7 +143,7 @@ export function schemaProblems(errors: SchemaError[], doc: unknown): ImportProbl
         push(e.instancePath, 'has an invalid value');
         break;
       default:
-        push(e.instancePath, e.message);
+        push(e.instancePath, schemaSentence(e.keyword, e.params, e.message));
     }
   }
   return out;

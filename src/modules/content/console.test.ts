@@ -138,7 +138,7 @@ describe('content console pages', () => {
       /^has an invalid format\. Use lowercase letters, digits and single hyphens between them/,
     );
     expect(fieldError(bad.body, 'slug')).not.toMatch(/pattern|\^\[/);
-    expect(fieldError(bad.body, 'sort_order')).toBe('must be integer');
+    expect(fieldError(bad.body, 'sort_order')).toBe('must be a whole number');
     // the form keeps what was typed
     expect(bad.body).toContain('value="Bad Slug"');
     // references are checked once the fields have the right form
@@ -161,7 +161,7 @@ describe('content console pages', () => {
       experiences: '{"phases": [',
     });
     expect(broken.statusCode).toBe(422);
-    expect(fieldError(broken.body, 'name')).toBe('must not have fewer than 1 characters');
+    expect(fieldError(broken.body, 'name')).toBe('must not be empty');
     expect(fieldError(broken.body, 'experiences')).toMatch(/^is not valid JSON/);
     const dup = await post('/admin/content/regions/oceania/texts/es_ES', a, {
       ...REGION_TEXT,
