@@ -330,7 +330,7 @@ describe('one round shows every problem it can', () => {
     if (result.ok) throw new Error('expected problems');
     expect(result.problems).toEqual([
       { path: '/market_products/0/url_slug', reason: expect.stringMatching(/^has an invalid format/) },
-      { path: '/market_products/0/itinerary/0/day', reason: 'must be integer' },
+      { path: '/market_products/0/itinerary/0/day', reason: 'must be a whole number' },
       // the day the schema refused is left out of the checks; the next days keep their index
       { path: '/product_templates/0/accommodations/0/hotel', reason: "unknown hotel 'nowhere'" },
       { path: '/market_products/0/itinerary/2/activities/0/activity', reason: "unknown activity 'no-such-activity'" },

@@ -56,7 +56,7 @@ describe('runImport', () => {
     expect(result.problems).toEqual(
       expect.arrayContaining([
         { path: '/markets/0/currency/code', reason: expect.stringContaining('invalid format') },
-        { path: '/markets/1/timezone', reason: 'must be string' },
+        { path: '/markets/1/timezone', reason: 'must be text' },
         { path: '/market_products/0/offers/0/status', reason: expect.stringContaining("'Active'") },
         { path: '/market_products/0/offers/1/final_price', reason: expect.any(String) },
         { path: '/hotels/0/colour', reason: 'is not a known property' },
