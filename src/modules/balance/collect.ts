@@ -10,7 +10,15 @@ import { findBooking } from '../checkout/repository.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
 import * as repo from './repository.js';
 import { BALANCE_REMINDER_DAYS, BalanceStatus, balanceChargeKey } from './rules.js';
-import { type Ctx, mailCustomer, recordFailure, recordLinkPayment, recordPaid, savedCardFor } from './service.js';
+import {
+  type Ctx,
+  mailCustomer,
+  recordFailure,
+  recordLinkPayment,
+  recordPaid,
+  recordProcessing,
+  savedCardFor,
+} from './service.js';
 
 /** How long a collecting run holds a balance it is charging (longer than the task's time-out). */
 const CHARGE_LEASE_MS = 15 * 60_000;
@@ -18,6 +26,8 @@ const CHARGE_LEASE_MS = 15 * 60_000;
 export interface CollectReport {
   reminded: number;
   paid: number;
+  /** debits the gateway is processing (finished by their webhook or the reconciliation) */
+  processing: number;
   failed: number;
   overdue: number;
   /** the gateway could not be reached: tried again on the next run with the same key */
@@ -30,7 +40,7 @@ export async function collectBalances(
   gateway: PaymentGateway,
   opts: { asOf: Date; out?: (line: string) => void },
 ): Promise<CollectReport> {
-  const report: CollectReport = { reminded: 0, paid: 0, failed: 0, overdue: 0, errors: 0 };
+  const report: CollectReport = { reminded: 0, paid: 0, processing: 0, failed: 0, overdue: 0, errors: 0 };
   const today = opts.asOf.toISOString().slice(0, 10);
   report.reminded = await sendReminders(ctx, today);
   const seen = new Set<number>();
@@ -86,7 +96,7 @@ async function paidThroughLink(ctx: Ctx, gateway: PaymentGateway, balance: repo.
   return true;
 }
 
-type ChargeResult = 'paid' | 'failed' | 'overdue' | 'errors' | 'skipped';
+type ChargeResult = 'paid' | 'processing' | 'failed' | 'overdue' | 'errors' | 'skipped';
 
 /** One off-session charge of a leased balance, recorded once. */
 async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.BalanceRow): Promise<ChargeResult> {
@@ -130,13 +140,22 @@ async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.Ba
       bookingId: balance.bookingId,
       attempt,
       idempotencyKey: key,
-      intentId: charge.outcome === 'succeeded' ? charge.intent.id : charge.intentId,
+      intentId: 'intent' in charge ? charge.intent.id : charge.intentId,
       outcome: charge.outcome,
-      code: charge.outcome === 'succeeded' ? null : charge.code.slice(0, 100),
-      message: charge.outcome === 'succeeded' ? null : charge.message.slice(0, 500),
+      code: 'code' in charge ? charge.code.slice(0, 100) : null,
+      message: 'message' in charge ? charge.message.slice(0, 500) : null,
       amount: formatCents(remaining),
     });
     if (!recorded) return 'skipped';
+    if (charge.outcome === 'processing') {
+      await recordProcessing(tx, ctx, locked, attempt, {
+        id: charge.intent.id,
+        amountCents: charge.intent.amountCents,
+        gatewayCode: gateway.code,
+        methodCode: gateway.methodCode,
+      });
+      return 'processing';
+    }
     if (charge.outcome === 'succeeded') {
       await repo.updateBalance(tx, balance.bookingId, { attempts: attempt });
       await recordPaid(

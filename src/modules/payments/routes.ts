@@ -103,7 +103,12 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
         async (request) => {
           const scope = (request as Scoped).scope;
-          const session = await sessions.require(scope, request);
+          const session = await sessions.find(scope, request);
+          if (!session) {
+            // a checkout whose booking was paid (any path ends its session): 409, not "no session"
+            await service.refuseEndedCheckout(sessions.token(request));
+            throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+          }
           return { success: true, data: await service.createIntent(scope, session) };
         },
       );
