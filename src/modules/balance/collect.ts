@@ -8,6 +8,7 @@ import { addDays } from '../../platform/clock.js';
 import { formatCents, toCents } from '../../platform/money.js';
 import { findBooking } from '../checkout/repository.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
+import { type RefundRow, sendRefunds } from '../payments/refunds.js';
 import * as repo from './repository.js';
 import { BALANCE_REMINDER_DAYS, BalanceStatus, balanceChargeKey } from './rules.js';
 import {
@@ -17,6 +18,7 @@ import {
   recordLinkPayment,
   recordPaid,
   recordProcessing,
+  recordSecondPayment,
   savedCardFor,
 } from './service.js';
 
@@ -133,9 +135,16 @@ async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.Ba
       return 'errors';
     }
   }
-  return db.transaction(async (tx) => {
+  let refunds: RefundRow[] = [];
+  const result = await db.transaction(async (tx): Promise<ChargeResult> => {
     const locked = await repo.lockBalance(tx, balance.bookingId);
-    if (!locked || locked.status === BalanceStatus.paid || locked.attempts >= attempt) return 'skipped';
+    if (locked?.status === BalanceStatus.cancelled && charge.outcome === 'succeeded') {
+      // the booking was cancelled while this charge was on its way: the money goes back
+      const intent = { id: charge.intent.id, amountCents: charge.intent.amountCents, gatewayCode: gateway.code };
+      refunds = await recordSecondPayment(tx, locked, booking, { ...intent, methodCode: gateway.methodCode }, ctx);
+      return 'skipped';
+    }
+    if (!locked || locked.status !== balance.status || locked.attempts >= attempt) return 'skipped';
     const recorded = await repo.recordAttempt(tx, {
       bookingId: balance.bookingId,
       attempt,
@@ -174,4 +183,6 @@ async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.Ba
     }
     return recordFailure(tx, ctx, locked, attempt, charge);
   });
+  if (refunds.length) await sendRefunds(ctx, gateway, refunds);
+  return result;
 }

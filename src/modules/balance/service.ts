@@ -251,7 +251,7 @@ async function saveBalancePayment(
  * Money taken for a balance already paid (the customer paid the link as the charge went through):
  * recorded, and refunded in full (the refund row is written here, sent after the commit).
  */
-async function recordSecondPayment(
+export async function recordSecondPayment(
   tx: DbOrTx,
   balance: repo.BalanceRow,
   booking: BookingRow,
@@ -274,6 +274,7 @@ async function recordSecondPayment(
     reason: `Balance paid twice (${intent.id})`,
     requestedBy: 'system',
     paymentId: payment!.id,
+    at: ctx.clock.now(),
   });
 }
 
@@ -389,6 +390,25 @@ export async function recordLinkPayment(
     return recordSecondPayment(tx, locked, booking, paid, ctx);
   });
   if (refunds.length) await sendRefunds(ctx, gateway, refunds);
+}
+
+/**
+ * The booking was cancelled: nothing more is collected (no reminder, no charge, no overdue). What
+ * remained due is returned so the cancellation can cap its fee.
+ */
+export async function stopBalance(tx: DbOrTx, bookingId: number): Promise<void> {
+  await repo.updateBalance(tx, bookingId, {
+    status: BalanceStatus.cancelled,
+    nextAttemptAt: null,
+    chargingUntil: null,
+  });
+}
+
+/** What is still due on a booking's balance (0 when paid, cancelled or without a balance). */
+export async function balanceDueCents(db: DbOrTx, bookingId: number): Promise<number> {
+  const b = await repo.findBalance(db, bookingId);
+  if (!b || b.status === BalanceStatus.paid || b.status === BalanceStatus.cancelled) return 0;
+  return toCents(b.remainingPrice);
 }
 
 /**

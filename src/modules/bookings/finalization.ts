@@ -172,6 +172,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
         reason: `Second payment of the booking (${payment.intentId})`,
         requestedBy: 'system',
         paymentId: row.id,
+        at: ctx.clock.now(),
       });
       return {
         bookingId: booking.id,

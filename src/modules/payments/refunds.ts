@@ -7,7 +7,10 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { AppError } from '../../platform/errors.js';
+import { roundToMinorUnit } from '../../platform/minor-units.js';
 import { formatCents, toCents } from '../../platform/money.js';
+import { insertAudit } from '../admin/repository.js';
+import { lockBooking } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 import type { PaymentGateway } from './gateway.js';
 import { allocateRefund, isLiveRefund, type RefundablePayment, refundKey } from './refund-rules.js';
@@ -27,6 +30,8 @@ export interface RefundOrder {
   requestedBy: string;
   /** refund this payment only (a duplicate payment gives back its own money) */
   paymentId?: number;
+  /** the clock's time: the reconciliation measures a refund's age with the same clock */
+  at: Date;
 }
 
 /** What each of the booking's succeeded payments paid and has given back so far, oldest first. */
@@ -67,6 +72,8 @@ export async function recordRefunds(tx: DbOrTx, order: RefundOrder): Promise<Ref
         kind: order.kind,
         reason: order.reason?.slice(0, 500) ?? null,
         requestedBy: order.requestedBy.slice(0, 255),
+        createdAt: order.at,
+        updatedAt: order.at,
       }),
     );
   }
@@ -208,4 +215,84 @@ export async function moneyOf(db: DbOrTx, bookingId: number) {
   const paid = payments.reduce((s, p) => s + p.paidCents, 0);
   const refunded = payments.reduce((s, p) => s + p.refundedCents, 0);
   return { paidCents: paid, refundedCents: refunded, netCents: paid - refunded };
+}
+
+/**
+ * A refund without a cancellation (a goodwill gesture, a removed extra): never more than what was
+ * paid less what was refunded (422 refund_exceeds_paid); recorded, audited, told to the admins,
+ * then sent to the gateway.
+ */
+export async function refundBooking(
+  ctx: AppContext,
+  gateway: PaymentGateway | undefined,
+  input: {
+    bookingId: number;
+    amountCents: number;
+    reason: string;
+    actor: { email: string; userId?: number | null; ip?: string | null };
+  },
+) {
+  if (!gateway) throw new AppError(503, 'payment_unavailable', 'Payments are not configured.');
+  const db = ctx.database.db;
+  const rows = await db.transaction(async (tx) => {
+    const booking = await lockBooking(tx, input.bookingId);
+    if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${input.bookingId} not found.`);
+    if (roundToMinorUnit(input.amountCents, booking.currency) !== input.amountCents) {
+      throw new AppError(
+        422,
+        'refund_amount_invalid',
+        `${booking.currency} is refunded in whole units of its currency.`,
+      );
+    }
+    const recorded = await recordRefunds(tx, {
+      bookingId: booking.id,
+      amountCents: input.amountCents,
+      kind: 'goodwill',
+      reason: input.reason,
+      requestedBy: input.actor.email,
+      at: ctx.clock.now(),
+    });
+    const details = {
+      amount: input.amountCents / 100,
+      currency: booking.currency,
+      reason: input.reason,
+      refund_ids: recorded.map((r) => r.id),
+    };
+    await flights.notifyAdmins(tx, {
+      type: 'refund_issued',
+      bookingId: booking.id,
+      title: 'Refund issued',
+      message: `${input.actor.email} refunded ${formatCents(input.amountCents)} ${booking.currency} on booking ${booking.reference}: ${input.reason}`,
+      data: details,
+    });
+    await insertAudit(tx, {
+      userId: input.actor.userId ?? null,
+      actor: input.actor.email,
+      action: 'booking.refund',
+      resourceType: 'booking',
+      resourceId: booking.reference,
+      details,
+      ip: input.actor.ip ?? null,
+      createdAt: ctx.clock.now(),
+    });
+    return recorded;
+  });
+  const sent = await sendRefunds(ctx, gateway, rows);
+  const status = sent.some((r) => r.status === 'failed')
+    ? 'failed'
+    : sent.every((r) => r.status === 'succeeded')
+      ? 'succeeded'
+      : 'pending';
+  return {
+    id: sent[0].id,
+    amount: input.amountCents / 100,
+    currency: sent[0].currency,
+    status,
+    refunds: sent.map((r) => ({
+      id: r.id,
+      amount: toCents(r.amount) / 100,
+      status: r.status,
+      idempotency_key: r.idempotencyKey,
+    })),
+  };
 }

@@ -64,6 +64,8 @@ const Confirmation = Type.Object({
   balance_due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
     description: 'when the balance is charged to the saved card; null when nothing remains',
   }),
+  status: Type.String({ description: "the booking's status; 'cancelled' once cancelled" }),
+  refunded: Type.Number({ description: 'refunded to the card so far (pending and succeeded refunds)' }),
 });
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

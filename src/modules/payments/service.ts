@@ -19,6 +19,7 @@ import type { CheckoutSessions, FlightSession, FlightSessionState } from '../fli
 import * as flights from '../flights/repository.js';
 import type { MarketScope } from '../markets/rules.js';
 import type { PaymentGateway, PaymentIntent } from './gateway.js';
+import { moneyOf } from './refunds.js';
 import * as repo from './repository.js';
 import { canonicalJson, depositCents, type Quote, seatsLeft, selectionText } from './rules.js';
 import { type PaymentSettlement, paymentSettlementOf } from './settlement.js';
@@ -362,8 +363,10 @@ export class PaymentService {
       trip_url: summary?.product_url ? `${this.ctx.config.frontendUrl}${summary.product_url}` : null,
       departure_date: balance?.departure_date ?? offer?.departureDate ?? null,
       amount_paid: balance ? n(balance.amount_paid) : null,
-      balance_due: balance ? n(balance.balance_due) : null,
-      balance_due_date: balance?.balance_due_date ?? null,
+      balance_due: balance ? (balance.status === 'cancelled' ? 0 : n(balance.balance_due)) : null,
+      balance_due_date: balance?.status === 'cancelled' ? null : (balance?.balance_due_date ?? null),
+      status: booking.status,
+      refunded: n((await moneyOf(db, booking.id)).refundedCents),
     };
   }
 }
