@@ -12,6 +12,8 @@ export type Ability =
   | 'delete'
   | 'book_flights'
   | 'resend_confirmation'
+  | 'cancel'
+  | 'refund'
   | 'retry'
   | 'edit'
   | 'publish'
@@ -26,7 +28,11 @@ export interface AdminResource {
 
 // Adding a resource here adds its permissions everywhere (role editor, super_admin, docs/console.md).
 export const adminResources = {
-  booking: { label: 'Bookings', abilities: ['view', 'book_flights', 'resend_confirmation'], bulkDelete: false },
+  booking: {
+    label: 'Bookings',
+    abilities: ['view', 'book_flights', 'resend_confirmation', 'cancel', 'refund'],
+    bulkDelete: false,
+  },
   lead: { label: 'Leads', abilities: ['view', 'delete'], bulkDelete: true },
   subscriber: { label: 'Subscribers', abilities: ['view'], bulkDelete: false },
   sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },
