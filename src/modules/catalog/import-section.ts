@@ -2,6 +2,7 @@
 // activities, transfers, product templates and market products (with itinerary and offers).
 // Children listed under a parent replace that parent's children; a child key left out of the
 // document leaves them as they are. Offers are never deleted (bookings point at them).
+
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/database.js';
@@ -31,6 +32,7 @@ import {
 } from '../../db/schema/index.js';
 import { deleteMissing, type FieldChange, mergeRows, namedColumns } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { policyErrors } from '../bookings/cancellation-rules.js';
 import type { CatalogDoc } from './import-schema.js';
 import { catalogProperties } from './import-schema.js';
 import { skuOf } from './rules.js';
@@ -218,6 +220,11 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
     'url_slug',
     'url_slug in the locale',
   );
+
+  (doc.market_products ?? []).forEach((mp, i) => {
+    if (!mp.cancellation_policy) return;
+    for (const reason of policyErrors(mp.cancellation_policy)) add(`/market_products/${i}/cancellation_policy`, reason);
+  });
 
   (doc.airports ?? []).forEach((a, i) => {
     if (!known.airports.has(a.iata_code)) requireForNew(add, `/airports/${i}`, a, REQUIRED_FOR_NEW.airport, 'airport');
@@ -936,6 +943,7 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
         url_slug: 'urlSlug',
         country_name: 'countryName',
         hero_image: 'heroImage',
+        cancellation_policy: 'cancellationPolicy',
       }),
     };
   });
