@@ -32,7 +32,9 @@ import {
 } from '../../db/schema/index.js';
 import { deleteMissing, type FieldChange, mergeRows, namedColumns } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { formatCents, toCents } from '../../platform/money.js';
 import { policyErrors } from '../bookings/cancellation-rules.js';
+import { paidBookingsByOfferCode } from '../bookings/offer-bookings.js';
 import type { CatalogDoc } from './import-schema.js';
 import { catalogProperties } from './import-schema.js';
 import { skuOf } from './rules.js';
@@ -139,6 +141,13 @@ export function requireForNew(
  * offer code is its natural key, so the document must not move an offer (and its bookings) to
  * another product. Codes travel as one JSON parameter (thousands of bind parameters are slow).
  */
+/** The stored schedule and prices of the offers named, by code. */
+async function storedOffers(db: DbOrTx, codes: string[]) {
+  if (codes.length === 0) return new Map<string, typeof offers.$inferSelect>();
+  const rows = await db.select().from(offers).where(inArray(offers.code, codes));
+  return new Map(rows.map((r) => [r.code, r]));
+}
+
 async function offerOwners(db: DbOrTx, codes: string[]): Promise<Map<string, string>> {
   if (codes.length === 0) return new Map();
   const rows = await db
@@ -307,6 +316,11 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
     ctx.db,
     (doc.market_products ?? []).flatMap((mp) => (mp.offers ?? []).map((o) => o.code)),
   );
+  const namedOffers = (doc.market_products ?? []).flatMap((mp) => (mp.offers ?? []).map((o) => o.code));
+  const [offersBefore, booked] = await Promise.all([
+    storedOffers(ctx.db, namedOffers),
+    paidBookingsByOfferCode(ctx.db, namedOffers),
+  ]);
   (doc.market_products ?? []).forEach((mp, i) => {
     const p = `/market_products/${i}`;
     const product = `${mp.template}/${mp.market}/${mp.language}`;
@@ -365,6 +379,36 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
       }
       if (o.allotment !== undefined && (o.allotment_used ?? 0) > o.allotment) {
         add(`${q}/allotment_used`, 'allotment_used exceeds allotment');
+      }
+      const before = offersBefore.get(o.code);
+      const paid = booked.get(o.code) ?? 0;
+      if (before && paid > 0) {
+        // paid bookings keep the departure they bought: moving them is its own operation
+        const fixed: [string, unknown, unknown][] = [
+          ['departure_date', o.departure_date, before.departureDate],
+          ['return_date', o.return_date, before.returnDate],
+          ['departure_airport', o.departure_airport, before.departureAirport],
+          ['pax_count', o.pax_count, before.paxCount],
+        ];
+        for (const [field, value, stored] of fixed) {
+          if (value !== undefined && value !== stored) {
+            add(
+              `${q}/${field}`,
+              `offer_has_bookings: offer '${o.code}' has ${paid} paid booking${paid === 1 ? '' : 's'}; its ${field} stays ${stored ?? 'empty'} (moving bookings is a separate operation)`,
+            );
+          }
+        }
+      }
+      // the two price fields are one price: per person x travellers = final
+      const pax = o.pax_count ?? before?.paxCount;
+      const final = o.final_price ?? before?.finalPrice;
+      const perPerson = o.price_per_person ?? before?.pricePerPerson;
+      const named = o.final_price !== undefined || o.price_per_person !== undefined || o.pax_count !== undefined;
+      if (named && pax && final && perPerson && toCents(perPerson) * pax !== toCents(final)) {
+        add(
+          `${q}/price_per_person`,
+          `price_per_person ${perPerson} x ${pax} travellers is ${formatCents(toCents(perPerson) * pax)}, not the final_price ${final}`,
+        );
       }
     });
   });
