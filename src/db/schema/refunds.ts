@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, numeric, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { bookings } from './checkout.js';
 import { timestamps } from './columns.js';
-import { bookingPayments } from './flights.js';
+import { bookingPayments } from './payments.js';
 
 export const bookingRefunds = pgTable(
   'booking_refunds',

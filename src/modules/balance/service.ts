@@ -5,14 +5,15 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
-import { transition } from '../bookings/status.js';
+import { type BookingRow, findBooking, transition, transitionsOf } from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { type BookingRow, findBooking, findClient } from '../checkout/repository.js';
-import * as flights from '../flights/repository.js';
+import { findClient } from '../checkout/repository.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
+import * as notifications from '../notifications/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
 import { type RefundRow, recordRefunds, sendRefunds } from '../payments/refunds.js';
+import * as payments from '../payments/repository.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
 import {
@@ -54,7 +55,7 @@ export interface SavedCard {
 export async function savedCardFor(db: DbOrTx, bookingId: number): Promise<SavedCard | null> {
   const saved = await repo.findSavedCard(db, bookingId);
   if (saved) return saved;
-  const paid = (await flights.paymentsOf(db, bookingId))
+  const paid = (await payments.paymentsOf(db, bookingId))
     .filter((p) => p.status === 'Succeeded' && p.customerId && p.paymentMethodId)
     .at(-1);
   return paid
@@ -75,7 +76,7 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
   if (!booking) return;
   const departure = (await offerDepartureDate(tx, booking.offerId)) ?? departureOfSelection(booking);
   if (!departure) {
-    await flights.notifyAdmins(tx, {
+    await notifications.notifyAdmins(tx, {
       type: 'balance_unscheduled',
       bookingId,
       title: 'Balance not scheduled',
@@ -87,7 +88,7 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
   // a gateway event without an amount: what the intent was made for (its payment row)
   const reported = Number.isFinite(amountPaidCents)
     ? amountPaidCents
-    : toCents((await flights.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
+    : toCents((await payments.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
   const paid = Math.min(reported, total);
   const fresh = await repo.insertBalance(tx, {
     bookingId,
@@ -193,7 +194,7 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
   if (!booking) return;
   const total = toCents(balance.totalPrice);
   const paid = toCents(balance.amountPaid) + intent.amountCents;
-  await flights.savePayment(tx, {
+  await payments.insertPayment(tx, {
     bookingId: booking.id,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
@@ -234,7 +235,7 @@ async function saveBalancePayment(
   intent: PaidIntent,
   status: 'Succeeded' | 'Processing',
 ) {
-  await flights.savePayment(tx, {
+  await payments.insertPayment(tx, {
     bookingId: balance.bookingId,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
@@ -259,14 +260,14 @@ export async function recordSecondPayment(
   ctx: Ctx,
 ): Promise<RefundRow[]> {
   await saveBalancePayment(tx, ctx, balance, intent, 'Succeeded');
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_paid_twice',
     bookingId: booking.id,
     title: 'Balance paid twice',
     message: `Booking ${booking.reference} paid its balance again through the pay link (${intent.id}); that payment is refunded automatically.`,
     data: { payment_intent_id: intent.id, amount: intent.amountCents / 100, currency: balance.currency },
   });
-  const payment = await flights.findPayment(tx, intent.id);
+  const payment = await payments.findPayment(tx, intent.id);
   return recordRefunds(tx, {
     bookingId: booking.id,
     amountCents: intent.amountCents,
@@ -280,7 +281,7 @@ export async function recordSecondPayment(
 
 async function statusBeforeOverdue(tx: DbOrTx, booking: BookingRow): Promise<string | null> {
   if (booking.status !== BALANCE_OVERDUE) return null;
-  const moves = await flights.transitionsOf(tx, booking.id);
+  const moves = await transitionsOf(tx, booking.id);
   return moves.filter((m) => m.toStatus === BALANCE_OVERDUE).at(-1)?.fromStatus ?? null;
 }
 
@@ -306,7 +307,7 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
   const amount = `${balance.remainingPrice} ${balance.currency}`;
   if (next) {
     if (attempt === 1) {
-      await flights.notifyAdmins(tx, {
+      await notifications.notifyAdmins(tx, {
         type: 'balance_payment_failed',
         bookingId: booking.id,
         title: 'Balance payment failed',
@@ -319,7 +320,7 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
   }
   const to = statusWhenBalanceOverdue(booking.status);
   if (to) await transition(tx, booking.id, [booking.status], to, { purpose: 'balance', ...lastError });
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_overdue',
     bookingId: booking.id,
     title: 'Balance overdue',
@@ -351,7 +352,7 @@ async function recordUnusableCard(
     lastError,
     status: BalanceStatus.awaitingCustomer,
   });
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_card_unusable',
     bookingId: booking.id,
     title: 'Saved card cannot be charged',
@@ -382,7 +383,7 @@ export async function recordLinkPayment(
     const locked = await repo.lockBalance(tx, bookingId);
     const booking = await findBooking(tx, bookingId);
     if (!locked || !booking) return [];
-    if ((await flights.findPayment(tx, intent.id))?.status === 'Succeeded') return [];
+    if ((await payments.findPayment(tx, intent.id))?.status === 'Succeeded') return [];
     if (locked.status !== BalanceStatus.paid && locked.status !== BalanceStatus.cancelled) {
       await recordPaid(tx, ctx, locked, paid, 'pay_link');
       return [];
@@ -419,7 +420,7 @@ export async function recordProcessingFailed(ctx: Ctx, bookingId: number, intent
   await ctx.database.db.transaction(async (tx) => {
     const locked = await repo.lockBalance(tx, bookingId);
     if (!locked || locked.status !== BalanceStatus.processing) return;
-    await flights.setPaymentStatus(tx, intentId, 'Failed');
+    await payments.setStatus(tx, intentId, 'Failed');
     await recordFailure(tx, ctx, locked, locked.attempts, {
       outcome: 'declined',
       intentId,

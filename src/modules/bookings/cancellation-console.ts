@@ -3,18 +3,18 @@
 // permission refund_booking). Both call the same use cases as the API and write the audit log
 // with the signed-in admin as the actor.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { csrfField, layout } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
-import { field, guard, pageOf, sendPage } from '../admin/console.js';
 import { assertAllowed } from '../admin/permissions.js';
-import { csrfField, layout } from '../admin/views.js';
-import { findBookingByReference } from '../checkout/repository.js';
 import { refundableCents } from '../payments/refund-rules.js';
 import { refundablePayments, refundBooking } from '../payments/refunds.js';
 import { paymentSettlementOf } from '../payments/settlement.js';
 import { cancelBooking, cancellationQuote } from './cancellation.js';
 import type { CancelledBy } from './cancellation-rules.js';
+import { findBookingByReference } from './repository.js';
 
 async function bookingOf(ctx: AppContext, request: FastifyRequest) {
   const ref = (request.params as { reference: string }).reference.slice(0, 20).toUpperCase();

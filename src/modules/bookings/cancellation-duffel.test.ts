@@ -16,6 +16,8 @@ import { scheduleBalance } from '../balance/service.js';
 import { createApiToken } from '../checkout/service.js';
 import { DuffelFlightProvider } from '../flights/duffel.js';
 import * as flights from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
+import * as paymentRecords from '../payments/repository.js';
 import { paymentSettlementOf } from '../payments/settlement.js';
 import { bookAllFlights } from './flight-booking.js';
 
@@ -65,7 +67,7 @@ async function flightsConfirmed() {
     idempotencyKey: `deposit-${b.id}`,
   });
   stripe.succeed(intent.id);
-  await flights.savePayment(t.database.db, {
+  await paymentRecords.insertPayment(t.database.db, {
     bookingId: b.id,
     intentId: intent.id,
     gatewayCode: 'stripe',
@@ -141,7 +143,7 @@ describe('cancelling a flights-confirmed booking', () => {
       });
       expect(leg.legIndex).toBe(i);
     }
-    const notes = await flights.notificationsOf(t.database.db, b.id);
+    const notes = await notifications.notificationsOf(t.database.db, b.id);
     expect(notes.filter((n) => n.type === 'flight_order_cancelled')).toHaveLength(2);
   });
 

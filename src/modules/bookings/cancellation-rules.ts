@@ -3,7 +3,7 @@
 // fee is a percentage of the booking total, half up at the cent, never more than what was paid
 // plus what is still due; cancelled by the organiser it is nothing (everything paid comes back).
 import { AppError } from '../../platform/errors.js';
-import { BookingStatus } from './rules.js';
+import { BOOKING_TRANSITIONS, BookingStatus, transitionAllowed } from './rules.js';
 
 export interface CancellationStep {
   /** the step applies from this many days before departure (the largest not above the days left) */
@@ -17,18 +17,12 @@ export type CancelledBy = 'traveller' | 'organiser';
 /** 60+ days 10 %, 30-59 days 30 %, 15-29 days 60 %, under 15 days 100 % (CANCELLATION_POLICY). */
 export const DEFAULT_CANCELLATION_POLICY = '60:10,30:30,15:60,0:100';
 
-export const BOOKING_CANCELLED = 'cancelled';
+export const BOOKING_CANCELLED = BookingStatus.cancelled;
 
-/** Paid statuses a booking may be cancelled from (checkout bookings are abandoned instead). */
-export const CANCELLABLE_STATUSES: readonly string[] = [
-  BookingStatus.pendingFlightBooking,
-  BookingStatus.pendingLandConfirmation,
-  BookingStatus.flightBookingInProgress,
-  BookingStatus.flightsConfirmed,
-  BookingStatus.flightBookingFailed,
-  'fully_paid',
-  'balance_overdue',
-];
+/** Paid statuses a booking may be cancelled from: those BOOKING_TRANSITIONS lets move to cancelled. */
+export const CANCELLABLE_STATUSES: readonly string[] = Object.keys(BOOKING_TRANSITIONS).filter((s) =>
+  transitionAllowed(s, BookingStatus.cancelled),
+);
 
 /**
  * A policy's problems (empty when it is valid): steps with whole days >= 0, fee 0..100 with at

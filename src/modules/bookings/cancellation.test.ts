@@ -18,8 +18,9 @@ import { type PaidBooking, paidBooking } from '../../../test/support/paid-bookin
 import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { adminAuditLog, bookingBalances, bookingRefunds, bookings, mailOutbox, offers } from '../../db/schema/index.js';
 import { saveCardForBalance } from '../balance/service.js';
+import * as bookingRecords from '../bookings/service.js';
 import { createApiToken } from '../checkout/service.js';
-import * as flights from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
 
 let stripe: FakeStripe;
 let t: TestApp;
@@ -157,7 +158,7 @@ describe('cancelling (POST /api/internal/bookings/{id}/cancel)', () => {
     ]);
     const [row] = await t.database.db.select().from(bookings).where(eq(bookings.id, b.bookingId));
     expect(row.status).toBe('cancelled');
-    const move = (await flights.transitionsOf(t.database.db, b.bookingId)).at(-1)!;
+    const move = (await bookingRecords.transitionsOf(t.database.db, b.bookingId)).at(-1)!;
     expect(move).toMatchObject({ fromStatus: 'fully_paid', toStatus: 'cancelled' });
     expect(move.metadata).toMatchObject({
       cancelled_by: 'traveller',
@@ -173,7 +174,7 @@ describe('cancelling (POST /api/internal/bookings/{id}/cancel)', () => {
     expect(mail.subject).toBe(`Reserva ${b.reference} cancelada`);
     expect(mail.textBody).toContain('Gastos de cancelación: 2270,99');
     expect(mail.textBody).toContain('Reembolso: 5298,99');
-    const notes = await flights.notificationsOf(t.database.db, b.bookingId);
+    const notes = await notifications.notificationsOf(t.database.db, b.bookingId);
     expect(notes.map((n) => n.type)).toContain('booking_cancelled');
     const audit = await t.database.db.select().from(adminAuditLog).where(eq(adminAuditLog.resourceId, b.reference));
     expect(audit.map((a) => a.action)).toEqual(['booking.cancel']);
@@ -284,7 +285,7 @@ describe('refunds without a cancellation (POST /api/internal/bookings/{id}/refun
       status: 'failed',
       failureReason: 'expired_or_canceled_card',
     });
-    const notes = await flights.notificationsOf(t.database.db, b.bookingId);
+    const notes = await notifications.notificationsOf(t.database.db, b.bookingId);
     expect(notes.map((n) => n.type)).toContain('refund_failed');
     // a failed refund gives its amount back to what can be refunded: 300.00 again, key n = 2
     stripe.nextRefundStatuses.push('pending');

@@ -14,10 +14,11 @@ import * as balances from '../balance/repository.js';
 import { balanceDueCents, stopBalance } from '../balance/service.js';
 import { offerCancellationPolicy, returnSeats } from '../catalog/cancellation-policy.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { type BookingRow, findBooking, findClient, lockBooking } from '../checkout/repository.js';
+import { findClient } from '../checkout/repository.js';
 import { dispatchOrderCancellations } from '../flights/order-cancellation.js';
 import * as flights from '../flights/repository.js';
 import { queueMail } from '../mail/service.js';
+import * as notifications from '../notifications/service.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import { moneyOf, type RefundRow, recordRefunds, sendRefunds } from '../payments/refunds.js';
 import {
@@ -27,6 +28,7 @@ import {
   type CancelledBy,
   quoteCancellation,
 } from './cancellation-rules.js';
+import { type BookingRow, findBooking, lockBooking } from './repository.js';
 import { transition } from './status.js';
 
 export interface CancellationActor {
@@ -129,7 +131,7 @@ export async function cancelBooking(
     await returnSeats(tx, booking.offerId, booking.actualPaxCount);
     await stopBalance(tx, booking.id);
     await mailCancellation(tx, ctx, booking, p);
-    await flights.notifyAdmins(tx, {
+    await notifications.notifyAdmins(tx, {
       type: 'booking_cancelled',
       bookingId: booking.id,
       title: 'Booking cancelled',

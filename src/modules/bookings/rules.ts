@@ -1,4 +1,5 @@
-// Booking statuses and the transitions the contract names.
+// Booking statuses and the moves between them (BOOKING_TRANSITIONS: the only ones transition()
+// makes).
 
 export const BookingStatus = {
   checkout: 'checkout',
@@ -9,6 +10,12 @@ export const BookingStatus = {
   flightBookingInProgress: 'flight_booking_in_progress',
   flightsConfirmed: 'flights_confirmed',
   flightBookingFailed: 'flight_booking_failed',
+  /** the last balance charge failed */
+  balanceOverdue: 'balance_overdue',
+  /** the balance is paid and nothing is left to book */
+  fullyPaid: 'fully_paid',
+  /** cancelled by the traveller or the organiser (fee and refund in the transition) */
+  cancelled: 'cancelled',
 } as const;
 export type BookingStatusValue = (typeof BookingStatus)[keyof typeof BookingStatus];
 
@@ -17,6 +24,33 @@ export const FLIGHT_BOOKABLE_STATUSES: readonly string[] = [
   BookingStatus.pendingFlightBooking,
   BookingStatus.flightBookingFailed,
 ];
+
+const S = BookingStatus;
+
+/**
+ * Every status move a booking may make after checkout, from -> the statuses it may go to. The
+ * deposit finalizes a checkout (or one abandoned meanwhile); booking the flights starts from a
+ * paid booking or a failed run and ends confirmed, failed, or undone when no leg job could be
+ * queued; the balance ends settled bookings fully paid, or overdue, and a paid overdue balance
+ * returns the booking to where it was (flights still to book) or to fully paid. Every paid status
+ * may be cancelled (a checkout is abandoned instead); a cancelled booking moves no more.
+ */
+export const BOOKING_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+  [S.checkout]: [S.pendingFlightBooking, S.pendingLandConfirmation],
+  [S.abandoned]: [S.pendingFlightBooking, S.pendingLandConfirmation],
+  [S.pendingFlightBooking]: [S.flightBookingInProgress, S.balanceOverdue, S.cancelled],
+  [S.flightBookingFailed]: [S.flightBookingInProgress, S.balanceOverdue, S.cancelled],
+  [S.flightBookingInProgress]: [S.flightsConfirmed, S.flightBookingFailed, S.pendingFlightBooking, S.cancelled],
+  [S.flightsConfirmed]: [S.fullyPaid, S.balanceOverdue, S.cancelled],
+  [S.pendingLandConfirmation]: [S.fullyPaid, S.balanceOverdue, S.cancelled],
+  [S.balanceOverdue]: [S.fullyPaid, S.pendingFlightBooking, S.flightBookingFailed, S.cancelled],
+  [S.fullyPaid]: [S.cancelled],
+};
+
+/** Whether BOOKING_TRANSITIONS lets a booking move from `from` to `to`. */
+export function transitionAllowed(from: string, to: string): boolean {
+  return BOOKING_TRANSITIONS[from]?.includes(to) ?? false;
+}
 
 /** After a Succeeded payment: flights to book (ECONOMY or BUSINESS) or land services only. */
 export function statusAfterPayment(cabinClass: string | null | undefined): BookingStatusValue {

@@ -6,6 +6,7 @@
 import type { AppContext } from '../../context.js';
 import { formatCents } from '../../platform/money.js';
 import { type JobDefinition, outcome } from '../../platform/queue.js';
+import * as notifications from '../notifications/service.js';
 import { FLIGHTS_QUEUE } from './jobs.js';
 import { FlightProviderError } from './provider.js';
 import { flightProvider } from './providers.js';
@@ -43,7 +44,7 @@ export function orderCancellationJob(ctx: AppContext): JobDefinition<CancelOrder
             confirmed_at: c.confirmedAt,
           };
           await repo.updateFlightBooking(db, leg.id, { status: 'cancelled', cancellation });
-          await repo.notifyAdmins(db, {
+          await notifications.notifyAdmins(db, {
             type: 'flight_order_cancelled',
             bookingId,
             title: 'Flight order cancelled',
@@ -61,7 +62,7 @@ export function orderCancellationJob(ctx: AppContext): JobDefinition<CancelOrder
     },
     async onExhausted({ bookingId }, _info, error) {
       const left = (await repo.flightBookingsOf(db, bookingId)).filter((l) => l.status !== 'cancelled');
-      await repo.notifyAdmins(db, {
+      await notifications.notifyAdmins(db, {
         type: 'flight_order_cancellation_failed',
         bookingId,
         title: 'Flight orders not cancelled',

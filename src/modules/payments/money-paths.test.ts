@@ -29,7 +29,8 @@ import {
   offers,
 } from '../../db/schema/index.js';
 import { saveCardForBalance } from '../balance/service.js';
-import * as flights from '../flights/repository.js';
+import * as bookingRecords from '../bookings/service.js';
+import * as notifications from '../notifications/service.js';
 
 let stripe: FakeStripe;
 let t: TestApp;
@@ -218,7 +219,7 @@ describe('a booking no longer in checkout is never paid again through it', () =>
       .from(bookingPassengers)
       .where(eq(bookingPassengers.bookingId, bookingId));
     expect(passengers).toHaveLength(2);
-    const moves = await flights.transitionsOf(t.database.db, bookingId);
+    const moves = await bookingRecords.transitionsOf(t.database.db, bookingId);
     expect(moves.map((m) => m.toStatus)).toEqual(['pending_land_confirmation']);
     expect(moves[0].metadata).toMatchObject({ payment_intent_id: second.payment_intent_id, amount_paid: 2294.99 });
     const refunds = await refundsOf(bookingId);
@@ -236,7 +237,7 @@ describe('a booking no longer in checkout is never paid again through it', () =>
     expect(sent).toHaveLength(1);
     expect(sent[0].headers['idempotency-key']).toBe(`refund-${bookingId}-1`);
     expect(sent[0].form).toMatchObject({ amount: '227099', reason: 'duplicate' });
-    const notes = await flights.notificationsOf(t.database.db, bookingId);
+    const notes = await notifications.notificationsOf(t.database.db, bookingId);
     expect(notes.filter((x) => x.type === 'payment_duplicate')).toHaveLength(1);
     // a confirm of the refunded intent now: 409, nothing charged or finalized again
     const late = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: first.payment_intent_id });
@@ -310,7 +311,7 @@ describe('finalization books the data that was paid for', () => {
     expect(again.payment_intent_id).toBe(intent.payment_intent_id);
     const ok = await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
     expect(ok.statusCode).toBe(200);
-    const names = (await flights.passengersOf(t.database.db, bookingId)).map((p) => p.firstName);
+    const names = (await bookingRecords.passengersOf(t.database.db, bookingId)).map((p) => p.firstName);
     expect(names).toEqual(['Ana', 'Louis']);
   });
 
@@ -372,7 +373,7 @@ describe('the webhook never trusts the event body for money', () => {
     const res = await deliver(stripe.event('payment_intent.succeeded', intent.payment_intent_id));
     expect(res.statusCode).toBe(200);
     expect((await bookingOf(bookingId)).status).toBe('checkout');
-    const notes = await flights.notificationsOf(t.database.db, bookingId);
+    const notes = await notifications.notificationsOf(t.database.db, bookingId);
     expect(notes.filter((x) => x.type === 'payment_mismatch')).toHaveLength(1);
     expect(notes.find((x) => x.type === 'payment_mismatch')!.message).toContain('currency USD instead of EUR');
     expect((await paymentsOf(bookingId))[0].finalizedAt).toBeNull();
@@ -441,7 +442,7 @@ describe('off-session balance charges: processing and permanent errors', () => {
       lastError: expect.objectContaining({ outcome: 'permanent', code: 'resource_missing' }),
     });
     expect(await mailsOf(bookingId)).toContain('balance_failed');
-    const notes = await flights.notificationsOf(t.database.db, bookingId);
+    const notes = await notifications.notificationsOf(t.database.db, bookingId);
     expect(notes.map((x) => x.type)).toContain('balance_card_unusable');
     // never retried: +24 h, +72 h, the departure week
     for (const at of ['2026-08-15T10:00:00Z', '2026-08-17T10:00:00Z', '2026-10-01T10:00:00Z']) {

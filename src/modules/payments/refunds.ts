@@ -10,8 +10,8 @@ import { AppError } from '../../platform/errors.js';
 import { roundToMinorUnit } from '../../platform/minor-units.js';
 import { formatCents, toCents } from '../../platform/money.js';
 import { insertAudit } from '../admin/repository.js';
-import { lockBooking } from '../checkout/repository.js';
-import * as flights from '../flights/repository.js';
+import { lockBooking } from '../bookings/service.js';
+import * as notifications from '../notifications/service.js';
 import type { PaymentGateway } from './gateway.js';
 import { allocateRefund, isLiveRefund, type RefundablePayment, refundKey } from './refund-rules.js';
 import type { GatewayRefund } from './refunds-gateway.js';
@@ -136,7 +136,7 @@ async function finishFailed(db: DbOrTx, row: RefundRow, status: string, reason: 
     status: status === 'canceled' ? 'canceled' : 'failed',
     failureReason: reason?.slice(0, 100) ?? null,
   });
-  await flights.notifyAdmins(db, {
+  await notifications.notifyAdmins(db, {
     type: 'refund_failed',
     bookingId: row.bookingId,
     title: 'Refund failed',
@@ -258,7 +258,7 @@ export async function refundBooking(
       reason: input.reason,
       refund_ids: recorded.map((r) => r.id),
     };
-    await flights.notifyAdmins(tx, {
+    await notifications.notifyAdmins(tx, {
       type: 'refund_issued',
       bookingId: booking.id,
       title: 'Refund issued',

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type FinalizationResult, finalizeBooking, type PaymentFacts } from '../bookings/finalization.js';
 import { CheckoutSessions } from '../flights/checkout-session.js';
-import { notifyAdmins } from '../flights/repository.js';
+import { notifyAdmins } from '../notifications/service.js';
 import { finishBalancePayment, openBalancePayments } from './balance-payments.js';
 import { type PaymentGateway, type PaymentIntent, paymentGatewayFor } from './gateway.js';
 import { reconcileRefunds, refundEvent, sendRefunds } from './refunds.js';
