@@ -29,8 +29,11 @@ import {
   offers,
 } from '../../db/schema/index.js';
 import { saveCardForBalance } from '../balance/service.js';
+import { finalizeBooking } from '../bookings/finalization.js';
 import * as bookingRecords from '../bookings/service.js';
+import { lockOfferSeats } from '../catalog/offers.js';
 import * as notifications from '../notifications/service.js';
+import { holdSeats } from './repository.js';
 
 let stripe: FakeStripe;
 let t: TestApp;
@@ -483,4 +486,78 @@ describe('ISO 4217 minor units at the gateway', () => {
     expect(chargeRequests(bookingId).map((r) => [r.form.amount, r.form.currency])).toEqual([['316642', 'jpy']]);
     expect(await balanceOf(bookingId)).toMatchObject({ status: 'paid', amountPaid: '452346.00' });
   });
+});
+
+describe('finalization runs once per intent, and the seat lock holds on PostgreSQL', () => {
+  it('a second finalization of the same intent changes nothing: 2 passengers, 1 transition, no refund', async () => {
+    const offerId = await offer7569();
+    const { jar, bookingId, base } = await readyCheckout(offerId);
+    const intent = await intentOf(jar);
+    stripe.succeed(intent.payment_intent_id);
+    await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+    const again = await finalizeBooking(t.app.ctx, {
+      intentId: intent.payment_intent_id,
+      amountCents: 227_099,
+      source: 'webhook',
+    });
+    expect(again).toMatchObject({ finalized: false, refunds: [], confirmation: { amount_paid: 2270.99 } });
+    expect(await bookingRecords.passengersOf(t.database.db, bookingId)).toHaveLength(2);
+    expect(await bookingRecords.transitionsOf(t.database.db, bookingId)).toHaveLength(1);
+    expect(await refundsOf(bookingId)).toEqual([]);
+  });
+
+  // PGlite has one connection (every transaction runs alone): the race needs PostgreSQL
+  it.skipIf(!process.env.DATABASE_URL)(
+    'a checkout counting the last seats waits for the row lock of one that is holding them',
+    async () => {
+      const offerId = await offer7569();
+      await t.database.db.update(offers).set({ allotment: 2 }).where(eq(offers.id, offerId));
+      const first = await readyCheckout(offerId);
+      const second = await readyCheckout(offerId);
+      let release!: () => void;
+      const barrier = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // the first checkout's intent, stopped between its seat count and its commit
+      const open = t.database.db.transaction(async (tx) => {
+        await lockOfferSeats(tx, offerId);
+        await holdSeats(tx, {
+          bookingId: first.bookingId,
+          offerId,
+          seats: 2,
+          expiresAt: new Date(t.clock.now().getTime() + 30 * 60_000),
+        });
+        locked();
+        await barrier;
+      });
+      await holding;
+      const racing = second.jar.call('POST', `${second.base}/payment/intent`);
+      // the second must be waiting on the lock, not answering: without FOR UPDATE it would have
+      // counted 2 free seats and made an intent by now
+      const waiting = async () =>
+        (
+          await t.database.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          )
+        ).rows[0].n > 0;
+      const outcome = await Promise.race([
+        racing.then(() => 'answered'),
+        (async () => {
+          for (let i = 0; i < 200 && !(await waiting()); i++) await new Promise((r) => setTimeout(r, 50));
+          return (await waiting()) ? 'waiting' : 'never blocked';
+        })(),
+      ]);
+      expect(outcome).toBe('waiting');
+      release();
+      await open;
+      const res = await racing;
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toBe('offer_sold_out');
+      expect(depositRequests(second.bookingId)).toEqual([]);
+    },
+  );
 });
