@@ -16,7 +16,15 @@ import { type CheckoutCatalog, seedCheckoutCatalog, seedJpyMarket } from '../../
 import { CookieJar, clientInput, travelerInput } from '../../../test/support/checkout-jar.js';
 import { type PaidBooking, paidBooking } from '../../../test/support/paid-booking.js';
 import { runTaskCommand } from '../../../test/support/task-cli.js';
-import { adminAuditLog, bookingBalances, bookingRefunds, bookings, mailOutbox, offers } from '../../db/schema/index.js';
+import {
+  adminAuditLog,
+  bookingBalances,
+  bookingRefunds,
+  bookings,
+  mailOutbox,
+  marketProducts,
+  offers,
+} from '../../db/schema/index.js';
 import { saveCardForBalance } from '../balance/service.js';
 import * as bookingRecords from '../bookings/service.js';
 import { createApiToken } from '../checkout/service.js';
@@ -122,6 +130,33 @@ describe('cancellation quote (GET /api/internal/bookings/{id}/cancellation)', ()
       policy_step: null,
       by: 'organiser',
     });
+  });
+
+  it("uses the market product's own policy when it has one", async () => {
+    const b = await booking();
+    const [o] = await t.database.db.select().from(offers).where(eq(offers.id, b.offerId));
+    const policy = [
+      { days_before_departure: 100, fee_percent: 5 },
+      { days_before_departure: 0, fee_percent: 50 },
+    ];
+    await t.database.db
+      .update(marketProducts)
+      .set({ cancellationPolicy: policy })
+      .where(eq(marketProducts.id, o.marketProductId));
+    try {
+      // 120 days before: 5 % of 7,569.98 = 378.499 -> 378.50; refund 2,270.99 - 378.50 = 1,892.49
+      expect((await quote(b.bookingId)).json().data).toMatchObject({
+        fee: 378.5,
+        refund: 1892.49,
+        policy_step: { days_before_departure: 100, fee_percent: 5 },
+        days_before_departure: 120,
+      });
+    } finally {
+      await t.database.db
+        .update(marketProducts)
+        .set({ cancellationPolicy: null })
+        .where(eq(marketProducts.id, o.marketProductId));
+    }
   });
 
   it('needs a bearer token with admin:bookings, and a booking that exists', async () => {
