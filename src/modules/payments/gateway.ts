@@ -3,7 +3,7 @@
 // embedded demo when no Stripe key is configured outside production. The sandbox keeps its intents
 // in its own table and understands Stripe's test payment methods (pm_card_visa, ...).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -279,7 +279,12 @@ export const SANDBOX_TEST_METHODS: Record<string, string> = {
   pm_card_mastercard: 'succeeded',
   pm_card_chargeDeclined: 'requires_payment_method',
   pm_card_authenticationRequired: 'requires_action',
+  // a SEPA Direct Debit: processing until the bank answers (the sandbox's bank pays after a minute)
+  pm_sepaDebit: 'processing',
 };
+
+/** Seconds after which the sandbox's bank settles a processing debit. */
+const SANDBOX_DEBIT_SECONDS = 60;
 
 /**
  * Demo gateway (no Stripe key, not production): intents live in `sandbox_payment_intents`; a
@@ -336,6 +341,17 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   async retrieveIntent(id: string): Promise<PaymentIntent> {
+    // the sandbox's bank: a debit processing for a minute has gone through
+    await this.database.db
+      .update(sandboxPaymentIntents)
+      .set({ status: 'succeeded', updatedAt: new Date() })
+      .where(
+        and(
+          eq(sandboxPaymentIntents.id, id),
+          eq(sandboxPaymentIntents.status, 'processing'),
+          sql`${sandboxPaymentIntents.updatedAt} < now() - make_interval(secs => ${SANDBOX_DEBIT_SECONDS})`,
+        ),
+      );
     const rows = await this.database.db.select().from(sandboxPaymentIntents).where(eq(sandboxPaymentIntents.id, id));
     if (!rows[0]) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
     return SandboxGateway.intentOf(rows[0]);
@@ -369,8 +385,18 @@ export class SandboxGateway implements PaymentGateway {
    */
   async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
     const id = `pi_sandbox_${createHash('sha256').update(req.idempotencyKey).digest('hex').slice(0, 24)}`;
+    if (req.paymentMethodId.startsWith('pm_detached')) {
+      // like Stripe's 400 for a payment method no longer attached to the customer
+      return {
+        outcome: 'permanent',
+        intentId: null,
+        code: 'resource_missing',
+        message: `No such PaymentMethod: '${req.paymentMethodId}'`,
+      };
+    }
     const test = Object.keys(SANDBOX_TEST_METHODS).find((m) => req.paymentMethodId.startsWith(m)) ?? 'pm_card_visa';
-    const status = SANDBOX_TEST_METHODS[test] === 'succeeded' ? 'succeeded' : 'requires_payment_method';
+    const outcome = SANDBOX_TEST_METHODS[test];
+    const status = outcome === 'succeeded' || outcome === 'processing' ? outcome : 'requires_payment_method';
     await this.database.db
       .insert(sandboxPaymentIntents)
       .values({
@@ -386,6 +412,7 @@ export class SandboxGateway implements PaymentGateway {
       .onConflictDoNothing();
     const intent = await this.retrieveIntent(id);
     if (intent.status === 'Succeeded') return { outcome: 'succeeded', intent };
+    if (intent.status === 'Processing') return { outcome: 'processing', intent };
     if (test === 'pm_card_authenticationRequired') {
       return {
         outcome: 'authentication_required',
