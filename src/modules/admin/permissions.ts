@@ -12,6 +12,8 @@ export type Ability =
   | 'delete'
   | 'book_flights'
   | 'resend_confirmation'
+  | 'cancel'
+  | 'refund'
   | 'retry'
   | 'edit'
   | 'publish'
@@ -30,7 +32,7 @@ export const adminResources = {
   // export: CSV files of personal data (bookings list, departure manifest and rooming list)
   booking: {
     label: 'Bookings and departures',
-    abilities: ['view', 'book_flights', 'resend_confirmation', 'export'],
+    abilities: ['view', 'book_flights', 'resend_confirmation', 'cancel', 'refund', 'export'],
     bulkDelete: false,
   },
   lead: { label: 'Leads', abilities: ['view', 'delete', 'export'], bulkDelete: true },

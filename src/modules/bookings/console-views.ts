@@ -6,6 +6,7 @@ import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '..
 import { badge, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
 import { allows } from '../admin/permissions.js';
+import { CANCELLABLE_STATUSES } from './cancellation-rules.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';
 
@@ -137,6 +138,14 @@ ${
   allows(p.actor.grant, 'resend_confirmation_booking') && CONFIRMED(b.status)
     ? html`<a class="button secondary" href="/admin/bookings/${b.reference}/resend-confirmation">Resend confirmation e-mail</a>`
     : ''
+}${
+  allows(p.actor.grant, 'refund_booking') && b.money.paid > b.money.refunded
+    ? html`<a class="button secondary" href="/admin/bookings/${b.reference}/refund">Refund</a>`
+    : ''
+}${
+  allows(p.actor.grant, 'cancel_booking') && CANCELLABLE_STATUSES.includes(b.status)
+    ? html`<a class="button danger" href="/admin/bookings/${b.reference}/cancel">Cancel booking</a>`
+    : ''
 }</div></div>
 <div class="card table-wrap"><h2>Flight legs</h2><table><thead><tr><th>Leg</th><th>Type</th><th>Flights</th><th>Status</th><th>PNR</th><th>Price</th><th>Last failure</th></tr></thead>
 <tbody>${legRows}</tbody></table></div>
@@ -186,8 +195,12 @@ export function bookingPage(
           )}</tbody></table>`
         : html`<p class="muted">No payment yet.</p>`
     }
-<dl class="facts"><dt>Paid</dt><dd>${paid / 100} ${b.currency}</dd><dt>Balance</dt><dd>${balance} ${b.currency}</dd></dl></div>
+<dl class="facts"><dt>Paid</dt><dd>${b.money.paid} ${b.currency}</dd><dt>Refunded</dt><dd>${b.money.refunded} ${b.currency}</dd>
+${b.money.fee === null ? '' : html`<dt>Cancellation fee</dt><dd>${b.money.fee} ${b.currency}</dd>`}<dt>Net</dt><dd>${b.money.net} ${b.currency}</dd>
+<dt>Balance</dt><dd>${b.status === 'cancelled' ? 0 : balance} ${b.currency}</dd></dl></div>
 </div>
+<div class="card table-wrap"><h2>Refunds</h2><table><thead><tr><th>Time</th><th class="n">Amount</th><th>Status</th><th>Kind</th><th>Reason</th><th>By</th></tr></thead><tbody>
+${b.refunds.length ? b.refunds.map((r) => html`<tr><td>${when(r.created_at)}</td><td class="n">${r.amount} ${r.currency}</td><td>${badge(r.status)}</td><td>${r.kind.replaceAll('_', ' ')}</td><td>${r.reason ?? ''}${r.failure_reason ? ` (${r.failure_reason})` : ''}</td><td>${r.requested_by}</td></tr>`) : html`<tr><td colspan="6" class="muted">None.</td></tr>`}</tbody></table></div>
 <div class="card table-wrap"><h2>Passengers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Lead</th></tr></thead><tbody>
 ${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table></div>
 <div class="card table-wrap"><h2>Selections and upsells</h2><table><thead><tr><th>Type</th><th>Name</th><th>Quantity</th><th class="n">Total</th></tr></thead><tbody>

@@ -10,6 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
+import { cancellationConsoleRoutes } from './cancellation-console.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
 import { findBooking, findBookingByReference } from './repository.js';
@@ -134,6 +135,8 @@ export async function bookFlightsAsAdmin(ctx: AppContext, actor: AdminActor, boo
 const DONE: Record<string, string> = {
   queued: 'Flight booking started: one job per unbooked leg.',
   resent: 'The confirmation e-mail is in the outbox again; it goes out with the next delivery run.',
+  cancelled: 'The booking is cancelled: the refund is on its way to the card and the customer is told.',
+  refunded: 'The refund is on its way to the card.',
 };
 
 /** "Resend confirmation e-mail" as an admin: a new outbox row of the booking's confirmation. */
@@ -250,4 +253,6 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
     await bookFlightsAsAdmin(ctx, pageOf(request).actor, b.id, b.reference);
     return reply.redirect(`/admin/bookings/${b.reference}?done=queued`, 303);
   });
+
+  await cancellationConsoleRoutes(app, ctx);
 }

@@ -346,12 +346,22 @@ describe('offers', () => {
     const bad = await post(action, editor, await edited(action, action, editor, { final_price: '4.990,00' }));
     expect(bad.statusCode).toBe(422);
     expect(fieldErrors(bad.body, 'final_price')[0]).toMatch(/^has an invalid format/);
-    const values = await edited(action, action, editor, { price_per_person: '2222.00', allotment: '12' });
+    // the two price fields are one price: 2,222.00 x 2 = 4,444.00
+    const odd = await post(action, editor, await edited(action, action, editor, { price_per_person: '2222.00' }));
+    expect(odd.statusCode).toBe(422);
+    expect(fieldErrors(odd.body, 'price_per_person')[0]).toMatch(
+      /^price_per_person 2222\.00 x 2 travellers is 4444\.00, not the final_price 4990\.00/,
+    );
+    const values = await edited(action, action, editor, {
+      price_per_person: '2222.00',
+      final_price: '4444.00',
+      allotment: '12',
+    });
     expect((await post(action, viewer, values)).statusCode).toBe(403);
     const res = await post(action, editor, values);
     expect(res.statusCode).toBe(303);
     const after = await offerId('JE-DE-1');
-    expect([after.pricePerPerson, after.allotment, after.finalPrice]).toEqual(['2222.00', 12, '4990.00']);
+    expect([after.pricePerPerson, after.allotment, after.finalPrice]).toEqual(['2222.00', 12, '4444.00']);
     const lead = (await get(`/api/de/de/products/${ids.de}/leading-price`)).json().data;
     expect(JSON.stringify(lead)).toContain('2222');
     const [audit] = await auditRows('offer.update');

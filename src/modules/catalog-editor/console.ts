@@ -13,7 +13,7 @@ import { allows } from '../admin/permissions.js';
 import { previewUrlFor } from '../catalog/preview.js';
 import { readablePreviewHref } from '../operations/preview.js';
 import * as repo from './repository.js';
-import { isStatusAction, permissionToChange, type Values, valuesOf } from './rules.js';
+import { isStatusAction, permissionToChange, policyText, type Values, valuesOf } from './rules.js';
 import * as editor from './service.js';
 import * as views from './views.js';
 
@@ -55,6 +55,7 @@ function productValues(mp: repo.ProductRecord, airports: string[], days: repo.Da
     url_slug: mp.urlSlug,
     country_name: mp.countryName,
     hero_image: mp.heroImage ?? '',
+    cancellation_policy: policyText(mp.cancellationPolicy),
     sort_order: String(mp.sortOrder),
     departure_airports: airports.join(', '),
   };
