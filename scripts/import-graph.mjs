@@ -19,6 +19,7 @@ const MAX_EXCEPTIONS = 5;
 const TWO_WAY = new Set([
   'balance <-> bookings',
   'balance <-> payments',
+  'bookings <-> catalog',
   'bookings <-> checkout',
   'bookings <-> flights',
   'bookings <-> payments',
