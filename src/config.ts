@@ -417,7 +417,7 @@ export function loadConfig(env: Env = process.env): Config {
     balance: { dueDays: int(env, 'BALANCE_DUE_DAYS', 60, 0, 365) },
     mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },
     admin: {
-      sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),
+      sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
       sessionMaxHours: int(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
     },
     health: {

@@ -168,6 +168,21 @@ interface Logger {
   error(obj: object, msg: string): void;
 }
 
+// Requests let through because the store did not answer, per limit name, since the process
+// started: the metric itinera_rate_limit_store_failures_total (GET /metrics) reads them.
+const storeFailures = new Map<string, number>();
+
+/** the fail-open count per limit name, for the metrics endpoint */
+export function rateLimitStoreFailures(): ReadonlyMap<string, number> {
+  return storeFailures;
+}
+
+/** Logs a store failure the limiter lets through (fail open) and counts it for the metric. */
+export function storeFailed(log: Logger, err: unknown, limit: string, message: string): void {
+  storeFailures.set(limit, (storeFailures.get(limit) ?? 0) + 1);
+  log.error({ err, limit }, message);
+}
+
 /**
  * A Fastify hook (use as onRequest, so refused requests cost no parsing or validation) that
  * answers 429 `too_many_requests` with Retry-After once a client IP passes `max` requests in a
@@ -188,7 +203,7 @@ export function rateLimit(
       hit = await store.hit(`${rule.name}:${who}`, windowMs);
     } catch (err) {
       // the limiter is a guard, not a dependency: with its store down, serve rather than fail
-      (log ?? request.log).error({ err, limit: rule.name }, 'rate limit store unavailable; request let through');
+      storeFailed(log ?? request.log, err, rule.name, 'rate limit store unavailable; request let through');
       return;
     }
     const remaining = Math.max(0, rule.max - hit.count);
@@ -198,15 +213,22 @@ export function rateLimit(
   };
 }
 
-function tooManyRequests(resetMs: number): AppError {
+/** 429 `too_many_requests` with Retry-After (whole seconds, at least 1). */
+export function tooManyRequests(resetMs: number, message?: (retryAfter: number) => string): AppError {
   const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
   return new AppError(
     429,
     'too_many_requests',
-    `Too many requests. Please try again in ${retryAfter} seconds.`,
+    message ? message(retryAfter) : `Too many requests. Please try again in ${retryAfter} seconds.`,
     undefined,
     { 'retry-after': String(retryAfter) },
   );
+}
+
+/** who is signing in: a request, or its address and logger */
+export interface LoginClient {
+  ip: string;
+  log?: Logger;
 }
 
 /**
@@ -229,28 +251,34 @@ export class LoginThrottle {
     this.windowMs = rule.windowSeconds * 1000;
   }
 
-  private key(request: FastifyRequest): string {
-    return `${this.rule.name}:${request.ip}`;
+  private key(client: LoginClient): string {
+    return `${this.rule.name}:${client.ip}`;
+  }
+
+  private logOf(client: LoginClient): Logger {
+    const log = this.source.log ?? client.log;
+    if (!log) throw new Error('LoginThrottle needs a logger');
+    return log;
   }
 
   /** throws 429 while the client is locked out; call before checking the credentials */
-  async assertAllowed(request: FastifyRequest): Promise<void> {
+  async assertAllowed(client: LoginClient, message?: (retryAfter: number) => string): Promise<void> {
     let current: WindowHit;
     try {
-      current = await this.source.rateLimits.peek(this.key(request));
+      current = await this.source.rateLimits.peek(this.key(client));
     } catch (err) {
-      (this.source.log ?? request.log).error({ err, limit: this.rule.name }, 'login throttle store unavailable');
+      storeFailed(this.logOf(client), err, this.rule.name, 'login throttle store unavailable; attempt let through');
       return;
     }
-    if (current.count >= this.rule.maxFailures) throw tooManyRequests(current.resetMs);
+    if (current.count >= this.rule.maxFailures) throw tooManyRequests(current.resetMs, message);
   }
 
   /** counts one failed attempt */
-  async failed(request: FastifyRequest): Promise<void> {
+  async failed(client: LoginClient): Promise<void> {
     try {
-      await this.source.rateLimits.hit(this.key(request), this.windowMs);
+      await this.source.rateLimits.hit(this.key(client), this.windowMs);
     } catch (err) {
-      (this.source.log ?? request.log).error({ err, limit: this.rule.name }, 'login throttle store unavailable');
+      storeFailed(this.logOf(client), err, this.rule.name, 'login throttle store unavailable; failure not counted');
     }
   }
 }

@@ -39,3 +39,36 @@ export async function signIn(app: App, opts: { permissions?: Permission[]; email
   };
   return { userId: user.id, email: user.email, ...(await again()), again };
 }
+
+type Injected = Awaited<ReturnType<App['inject']>>;
+
+/** the name=value pairs a response sets */
+export function setCookies(res: Injected): string[] {
+  const raw = res.headers['set-cookie'];
+  return (Array.isArray(raw) ? raw : raw ? [raw] : []).map((c) => c.split(';')[0]!);
+}
+
+let ipSeq = 10;
+
+/** GET the sign-in form, then POST it as a browser would (login cookie + hidden token) */
+export async function postLogin(
+  app: App,
+  email: string,
+  password: string,
+  opts: { ip?: string; cookie?: string } = {},
+): Promise<Injected> {
+  const remoteAddress = opts.ip ?? `203.0.113.${ipSeq++ % 250}`;
+  const form = await app.inject({ url: '/admin/login', remoteAddress });
+  const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+  const loginCookie = setCookies(form).find((c) => c.startsWith('itinera_login='))!;
+  return app.inject({
+    method: 'POST',
+    url: '/admin/login',
+    remoteAddress,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: [loginCookie, opts.cookie].filter(Boolean).join('; '),
+    },
+    payload: new URLSearchParams({ _csrf: token, email, password }).toString(),
+  });
+}

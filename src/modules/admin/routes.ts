@@ -21,7 +21,16 @@ import {
   sessionOf,
   setCookie,
 } from './console.js';
-import { auditPage, homePage, notificationsPage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
+import {
+  auditPage,
+  homePage,
+  notificationsPage,
+  rolesPage,
+  sessionsPage,
+  tokensPage,
+  userForm,
+  usersPage,
+} from './pages.js';
 import * as admin from './service.js';
 import { bell, confirmPage, loginPage } from './views.js';
 
@@ -45,6 +54,7 @@ const DONE: Record<string, string> = {
   saved: 'Saved.',
   revoked: 'Token revoked.',
   read: 'Marked read.',
+  ended: 'Signed out there.',
 };
 const doneOf = (request: FastifyRequest) => DONE[(request.query as { done?: string }).done ?? ''];
 
@@ -191,6 +201,7 @@ export async function adminConsoleRoutes(
         await admin.updateAdminUser(ctx, p.actor, id, {
           ...values,
           password: field(request.body, 'password') || undefined,
+          currentPassword: field(request.body, 'current_password') || undefined,
         });
         return reply.redirect('/admin/users?done=saved', 303);
       } catch (err) {
@@ -201,6 +212,18 @@ export async function adminConsoleRoutes(
         ]);
         return sendPage(reply, userForm(p, { user, roles, values, error: err.message }), err.status);
       }
+    });
+
+    // --------------------------------------------------------------------------- own sessions
+    scope.get('/admin/sessions', opts(ctx), async (request, reply) => {
+      const p = pageOf(request);
+      return sendPage(reply, sessionsPage(p, await admin.ownSessions(ctx, p.actor), doneOf(request)));
+    });
+
+    scope.post('/admin/sessions/end', opts(ctx), async (request, reply) => {
+      const session = field(request.body, 'session');
+      await admin.endOwnSessions(ctx, pageOf(request).actor, session || 'others');
+      return reply.redirect('/admin/sessions?done=ended', 303);
     });
 
     // --------------------------------------------------------------------------- roles

@@ -78,7 +78,7 @@ export function layout(p: PageContext, title: string, body: Html): string {
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/admin">itinera</a>
 <nav aria-label="Console"><ul>${nav}</ul></nav>
-<div class="me">${showBell ? bell(null) : ''}<span>${p.actor.name}</span>
+<div class="me">${showBell ? bell(null) : ''}<span>${p.actor.name}</span><a href="/admin/sessions">Your sessions</a>
 <form method="post" action="/admin/logout">${csrfField(p.csrfToken)}<button type="submit">Sign out</button></form></div></header>
 <main id="main">${body}</main></body></html>`.text;
 }
