@@ -351,7 +351,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'itinera:'),
     appKey,
     previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
-    trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),
+    // none by default: behind no proxy, or a proxy not listed, X-Forwarded-For is ignored (issue 26)
+    trustedProxies: list(env, 'TRUSTED_PROXIES', []),
     loadDemo: bool(env, 'LOAD_DEMO_DATA', !production),
     inProcessWorkers: bool(env, 'IN_PROCESS_WORKERS', !databaseUrl),
     benchRoutes: bool(env, 'BENCH_ROUTES', false),

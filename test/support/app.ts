@@ -51,6 +51,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',
     APP_URL: 'http://api.test',
+    // the tests play a local reverse proxy that sets X-Forwarded-For (the default trusts none)
+    TRUSTED_PROXIES: '127.0.0.1,::1',
     ...UNLIMITED,
     // a generous command deadline: in-process PGlite can hold the event loop long enough on a busy
     // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)
