@@ -56,6 +56,8 @@ export interface Config {
     checkoutStartsPerVisitor: number;
     /** every other write under /api/:market/:lang per client IP */
     publicWritesPerMinute: number;
+    /** GET .../checkout/confirmation/{reference} per client IP (reference guessing) */
+    confirmationLookupsPerMinute: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -366,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
       checkoutStartsPerIp: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_IP', 20, 1),
       checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
       publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
+      confirmationLookupsPerMinute: int(env, 'RATE_LIMIT_CONFIRMATION_LOOKUPS', 20, 1),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',
