@@ -4,6 +4,7 @@
 // when the service is back. Deadlines are set to 1-2 s; every wait is bounded well above them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
+import { postLogin, signIn, TEST_PASSWORD } from './support/admin.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { createTestDatabase } from './support/db.js';
@@ -80,6 +81,50 @@ describe.skipIf(noRedis !== null)('Redis faults during checkout start (sessions 
       await proxy.set('pass');
       expect(await eventually(async () => (await start()).statusCode === 201)).toBe(true);
       expect(await count(t.database, 'bookings')).toBeGreaterThan(bookings);
+    }, 60_000);
+  }
+});
+
+describe.skipIf(noRedis !== null)('Redis faults during console sign-in (issue 26)', () => {
+  let proxy: FaultProxy;
+  let t: TestApp;
+  const email = `redis-fault-${Date.now()}-${process.pid}@example.com`;
+
+  beforeAll(async () => {
+    const u = new URL(TEST_REDIS_URL);
+    proxy = await FaultProxy.start({ host: u.hostname, port: Number(u.port || 6379) });
+    t = await createTestApp({
+      env: { REDIS_URL: proxy.via(TEST_REDIS_URL), REDIS_COMMAND_TIMEOUT_MS: '1000', REDIS_CONNECT_TIMEOUT_MS: '1000' },
+    });
+    await signIn(t.app, { email });
+  });
+  afterAll(async () => {
+    console.info(`Redis fault proxy (sign-in): ${proxy.faults} connections faulted`);
+    await proxy.set('pass');
+    await t.close();
+    await proxy.close();
+  });
+
+  const skipped = async () => {
+    const text = (await t.app.inject('/metrics')).body;
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('itinera_rate_limit_store_failures_total{limit="admin-login-ip"}'));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+
+  for (const mode of ['stall', 'drop', 'refuse'] as const) {
+    it(`Redis that ${mode === 'stall' ? 'accepts but never answers' : mode === 'drop' ? 'drops connections' : 'refuses connections'}: an operator still signs in (the limiter fails open, counted in /metrics)`, async () => {
+      const before = await skipped();
+      await proxy.set(mode);
+      const { value: res, ms } = await timed(() => postLogin(t.app, email, TEST_PASSWORD));
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/admin');
+      expect(ms).toBeLessThan(15_000);
+      const wrong = await postLogin(t.app, email, 'not the password');
+      expect(wrong.statusCode).toBe(401);
+      expect(await skipped()).toBeGreaterThan(before);
+      await proxy.set('pass');
     }, 60_000);
   }
 });
