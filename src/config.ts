@@ -106,8 +106,10 @@ export interface Config {
   deploymentToken: string;
   /** Deadlines of every outside call and of the process life cycle (docs/operations.md). */
   limits: {
-    /** PostgreSQL statement_timeout of every pooled connection (0 = none) */
+    /** PostgreSQL statement_timeout of jobs, imports and commands (0 = none) */
     dbStatementTimeoutMs: number;
+    /** PostgreSQL statement_timeout of the API process (request paths), shorter (0 = none) */
+    dbRequestStatementTimeoutMs: number;
     /** wait for a pooled PostgreSQL connection (or a new one) before giving up */
     dbAcquireTimeoutMs: number;
     /** how long the boot keeps trying an unreachable database before it exits */
@@ -408,6 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     limits: {
       dbStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      dbRequestStatementTimeoutMs: int(env, 'DATABASE_REQUEST_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
       dbAcquireTimeoutMs: int(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
       dbBootRetrySeconds: int(env, 'DATABASE_BOOT_RETRY_SECONDS', 30, 0, 3_600),
       redisConnectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
