@@ -15,6 +15,7 @@ import { type FakePipedrive, startFakePipedrive } from './fakes/pipedrive.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { copyTemplateDatabase } from './support/db.js';
 import { FaultProxy } from './support/fault-proxy.js';
+import { faultTally } from './support/fault-tally.js';
 import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from './support/redis.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 import { waitFor } from './support/wait.js';
@@ -24,6 +25,8 @@ const unavailable = url ? await redisUnavailable() : 'DATABASE_URL is not set (t
 if (unavailable) console.warn(`failover test skipped: ${unavailable}`);
 
 type Answer = { kind: 'lead' | 'start'; key: string; status: number };
+
+const tally = faultTally('failover');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,7 +38,7 @@ describe.skipIf(unavailable !== null)('a PostgreSQL failover under load (issue 2
   let crm: FakePipedrive;
   let apis: ServerProcess[] = [];
   let worker: ServerProcess;
-  const faults = { terminated: 0, proxied: 0 };
+  const faults = { terminated: 0 };
 
   const alive = (p: ServerProcess) => p.child.exitCode === null && p.child.signalCode === null;
 
@@ -69,8 +72,9 @@ describe.skipIf(unavailable !== null)('a PostgreSQL failover under load (issue 2
 
   afterAll(async () => {
     console.info(
-      `failover faults: ${faults.terminated} connections terminated, ${faults.proxied + (proxy?.faults ?? 0)} proxied connections stalled or cut`,
+      `failover faults: ${faults.terminated} connections terminated, ${proxy?.faults ?? 0} proxied connections stalled or cut`,
     );
+    tally.faults += faults.terminated + (proxy?.faults ?? 0);
     for (const p of [...apis, worker]) await p?.kill();
     await proxy?.close();
     await crm?.close();
@@ -134,6 +138,7 @@ describe.skipIf(unavailable !== null)('a PostgreSQL failover under load (issue 2
     await proxy.set('pass');
     faults.terminated += await terminateAll();
     await load;
+    tally.probes += answers.length;
 
     // every process survived
     for (const p of [...apis, worker]) expect(alive(p), p.stderr()).toBe(true);

@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { createTestDatabase } from './support/db.js';
 import { FaultProxy } from './support/fault-proxy.js';
+import { faultTally } from './support/fault-tally.js';
 import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from './support/redis.js';
 
 const noRedis = await redisUnavailable();
@@ -22,7 +23,11 @@ async function count(database: Database, table: string): Promise<number> {
   return Number(rows[0].n);
 }
 
+const tally = faultTally('faults');
+
+/** a request made under a fault: one probe of the suite */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  tally.probes += 1;
   const t0 = Date.now();
   const value = await fn();
   return { value, ms: Date.now() - t0 };
@@ -48,6 +53,7 @@ async function terminateAll(database: Database): Promise<number> {
         WHERE datname = $1 AND pid <> pg_backend_pid()`,
       [db],
     );
+    tally.faults += Number(rows[0]!.n);
     return Number(rows[0]!.n);
   } finally {
     await admin.close();
@@ -83,6 +89,7 @@ describe.skipIf(noRedis !== null)('Redis faults during checkout start (sessions 
   });
   afterAll(async () => {
     console.info(`Redis fault proxy: ${proxy.faults} connections faulted`);
+    tally.faults += proxy.faults;
     await proxy.set('pass');
     await t.close();
     await proxy.close();
@@ -119,6 +126,7 @@ describe.skipIf(noRedis !== null)('Redis faults during console sign-in (issue 26
   });
   afterAll(async () => {
     console.info(`Redis fault proxy (sign-in): ${proxy.faults} connections faulted`);
+    tally.faults += proxy.faults;
     await proxy.set('pass');
     await t.close();
     await proxy.close();
@@ -179,6 +187,7 @@ describe.runIf(process.env.DATABASE_URL)('PostgreSQL faults', () => {
   });
   afterAll(async () => {
     console.info(`PostgreSQL fault proxy: ${proxy.faults} connections faulted`);
+    tally.faults += proxy.faults;
     await proxy.set('pass');
     await t.close();
     await database.close();
@@ -249,6 +258,7 @@ describe.runIf(process.env.DATABASE_URL)('PostgreSQL faults', () => {
         () => null,
         (e: unknown) => e,
       );
+    tally.probes += 1;
     expect(dependencyUnavailable(err)?.status).toBe(503);
     expect(await eventually(async () => (await start()).statusCode === 201)).toBe(true);
   }, 60_000);

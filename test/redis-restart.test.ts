@@ -12,6 +12,7 @@ import { projectPath } from '../src/platform/paths.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { CookieJar } from './support/checkout-jar.js';
+import { faultTally } from './support/fault-tally.js';
 import { redisUnavailable } from './support/redis.js';
 import { freePort } from './support/server-process.js';
 
@@ -23,6 +24,7 @@ function redisServerMissing(): string | null {
     return `no redis-server to start (${(err as Error).message.split('\n')[0]})`;
   }
 }
+const tally = faultTally('redis restart');
 const missing = redisServerMissing();
 if (missing) console.log(`skipping the Redis restart test: ${missing}`);
 
@@ -86,6 +88,8 @@ describe.skipIf(missing !== null)('a Redis restart (compose.yaml persistence)', 
 
     await stopRedis();
     await startRedis();
+    tally.faults += 1;
+    tally.probes += 1;
 
     // the app reconnects on its own; the first command may still meet the old connection
     let after = await visitor.call('GET', '/api/es/es/checkout');

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../../scripts/demo-images.js';
 import { signIn } from '../../../test/support/admin.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { faultTally } from '../../../test/support/fault-tally.js';
 import { multipartBody } from '../../../test/support/multipart.js';
 import { mediaUploads } from '../../db/schema/index.js';
 
@@ -23,6 +24,7 @@ function mountTinyDisk(): string | null {
     return `cannot mount a 64 KiB tmpfs (${String((err as Error).message).split('\n')[0]})`;
   }
 }
+const tally = faultTally('full media disk');
 const unavailable = mountTinyDisk();
 if (unavailable) console.log(`skipping the full-disk media test: ${unavailable}`);
 
@@ -45,6 +47,7 @@ describe.skipIf(unavailable !== null)('a full MEDIA_DIR', () => {
   });
 
   const post = (who: { cookie: string; csrf: string }, accept: string) => {
+    tally.probes += 1;
     const { payload, headers } = multipartBody(
       {},
       { name: 'file', filename: 'big.png', type: 'image/png', bytes: big },
@@ -65,6 +68,7 @@ describe.skipIf(unavailable !== null)('a full MEDIA_DIR', () => {
     expect(big.length).toBeGreaterThan(25_000);
     // 48 KiB of the 64 taken: the upload's ~30 KB cannot fit
     writeFileSync(join(dir, 'filler'), Buffer.alloc(48 * 1024, 1));
+    tally.faults += 1;
     const editor = await signIn(t.app, { permissions: ['edit_catalog'] });
 
     const json = await post(editor, 'application/json');
