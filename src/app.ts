@@ -42,7 +42,7 @@ import { registerJsonBodies } from './platform/json-body.js';
 import { describeRoute, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
-import { createRateLimitStore } from './platform/rate-limit.js';
+import { createRateLimitStore, registerRateLimits } from './platform/rate-limit.js';
 import { bodiesAsSent } from './platform/strict-body.js';
 
 export interface AppDeps {
@@ -107,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     rateLimits: createRateLimitStore(config, deps.clock ?? systemClock),
   } as AppContext;
   app.addHook('onClose', () => ctx.rateLimits.close());
+  await registerRateLimits(app, ctx);
   ctx.markets = new MarketService(ctx);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({

@@ -20,7 +20,7 @@ afterAll(() => database.close());
 async function appWith(trustedProxies: string) {
   const config = testConfig({ REDIS_URL: '', TRUSTED_PROXIES: trustedProxies });
   const app: App = await buildApp({ config, database, clock: fixedClock('2026-06-15T10:00:00Z') });
-  app.get('/who', { onRequest: rateLimit(app.ctx, { name: 'who', max: 2, windowSeconds: 60 }) }, async (req) => ({
+  app.get('/who', { onRequest: rateLimit({ name: 'who', max: 2, windowSeconds: 60 }) }, async (req) => ({
     ip: req.ip,
   }));
   await app.ready();

@@ -178,7 +178,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         `${base}/confirmation/:reference`,
         {
           // anyone holding a reference sees its booking: guessing is limited per client IP
-          onRequest: rateLimit(ctx, {
+          onRequest: rateLimit({
             name: 'confirmation',
             max: ctx.config.writeLimits.confirmationLookupsPerMinute,
             windowSeconds: 60,
