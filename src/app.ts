@@ -2,6 +2,7 @@
 // the database and configuration come in, so tests build as many apps as they like.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import csrfProtection from '@fastify/csrf-protection';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
@@ -110,6 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   } as AppContext;
   app.addHook('onClose', () => ctx.rateLimits.close());
   await registerRateLimits(app, ctx);
+  // the console's CSRF tokens (console/http.ts gives it each request's secret as request.session)
+  app.decorateRequest('session', null);
+  await app.register(csrfProtection, { sessionPlugin: '@fastify/session' });
   ctx.markets = new MarketService(ctx);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({

@@ -1,16 +1,16 @@
 // HTTP of the console's own pages: sign-in and sign-out, home, admin users, roles, API tokens and
 // the audit log (the notifications pages are the notifications module's). Every route goes through
 // `guard` with its permission; the services check it again and write the audit log.
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  csrfToken,
+  csrfValid,
   field,
   fields,
   guard,
   loginCookieName,
   pageOf,
   readCookie,
-  sameToken,
   sendPage,
   sessionCookieName,
   sessionOf,
@@ -59,9 +59,9 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
     view: { email?: string; error?: string; next?: string },
     status = 200,
   ) => {
-    // double-submit token: the form carries the value of a cookie only our pages can set
-    const token = randomBytes(24).toString('base64url');
-    setCookie(ctx, reply, loginCookieName(ctx), token, { sameSite: 'Strict', maxAgeSeconds: 3600 });
+    // the form's token is made from a secret in a cookie only our pages can set (SameSite=Strict)
+    const { token, secret } = csrfToken(reply.request, reply);
+    setCookie(ctx, reply, loginCookieName(ctx), secret, { sameSite: 'Strict', maxAgeSeconds: 3600 });
     return sendPage(reply, loginPage({ ...view, token }), status);
   };
 
@@ -75,7 +75,7 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
     const body = request.body;
     const email = field(body, 'email').slice(0, 255);
     const next = safeNext(field(body, 'next') || undefined);
-    if (!sameToken(field(body, '_csrf'), readCookie(request, loginCookieName(ctx)))) {
+    if (!(await csrfValid(request, readCookie(request, loginCookieName(ctx))))) {
       return loginForm(reply, { email, next, error: 'The sign-in form expired. Please try again.' }, 403);
     }
     try {
