@@ -60,10 +60,12 @@ const Confirmation = Type.Object({
   hero_image: Type.Union([Type.String(), Type.Null()]),
   trip_url: Type.Union([Type.String(), Type.Null()]),
   status: Type.String({
-    description: 'the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid',
+    description:
+      "the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled",
   }),
   amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
   balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
+  refunded: Type.Number({ description: 'refunded to the card so far (pending and succeeded refunds)' }),
 });
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -103,7 +105,12 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
         async (request) => {
           const scope = (request as Scoped).scope;
-          const session = await sessions.require(scope, request);
+          const session = await sessions.find(scope, request);
+          if (!session) {
+            // a checkout whose booking was paid (any path ends its session): 409, not "no session"
+            await service.refuseEndedCheckout(sessions.token(request));
+            throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+          }
           return { success: true, data: await service.createIntent(scope, session) };
         },
       );
