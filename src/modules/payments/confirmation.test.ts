@@ -37,6 +37,7 @@ describe('GET /confirmation/{reference}', () => {
       'duration_days',
       'duration_nights',
       'hero_image',
+      'refunded',
       'status',
       'tour_name',
       'travelers',
