@@ -93,6 +93,8 @@ export interface AdminActor {
   roles: string[];
   grant: Grant;
   ip?: string;
+  /** sha256 of the acting browser's session id (kept when the admin changes their own password) */
+  sessionHash?: string;
 }
 
 /** A live console session: who, and the CSRF token its forms carry. */
