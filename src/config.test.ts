@@ -102,6 +102,18 @@ describe('production is declared once (APP_ENV) and refuses the development defa
     expect(refusal({ ...production, DASHBOARD_PASSWORD: '' })).toMatch(/^DASHBOARD_USER and DASHBOARD_PASSWORD/);
   });
 
+  it('refuses LOAD_DEMO_DATA on in production and staging (the demo admin and tours would go live)', () => {
+    expect(refusal({ ...production, LOAD_DEMO_DATA: 'true' })).toBe(
+      'LOAD_DEMO_DATA must be off in production: the demo catalog and its admin account are for development',
+    );
+    expect(refusal({ ...production, APP_ENV: 'staging', LOAD_DEMO_DATA: 'yes' })).toMatch(
+      /^LOAD_DEMO_DATA must be off in staging/,
+    );
+    expect(loadConfig({ ...production, LOAD_DEMO_DATA: 'false' }).loadDemo).toBe(false);
+    expect(loadConfig(production).loadDemo).toBe(false);
+    expect(loadConfig({ LOAD_DEMO_DATA: 'true' }).loadDemo).toBe(true);
+  });
+
   it('keeps the sandboxes as the embedded defaults outside production', () => {
     expect(loadConfig({}).flights.provider).toBe('sandbox');
     expect(loadConfig({ NODE_ENV: 'development' }).appEnv).toBe('development');

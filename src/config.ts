@@ -332,6 +332,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`DASHBOARD_USER and DASHBOARD_PASSWORD must be set in ${appEnv} (they guard /metrics)`);
   }
 
+  // the demo creates admin@example.com with a printed password and publishes the demo tours
+  const loadDemo = bool(env, 'LOAD_DEMO_DATA', !production);
+  if (production && loadDemo) {
+    throw new ConfigError(
+      `LOAD_DEMO_DATA must be off in ${appEnv}: the demo catalog and its admin account are for development`,
+    );
+  }
+
   const frontendUrl = url(env, 'FRONTEND_URL', 'http://localhost:5173');
 
   return {
@@ -352,7 +360,7 @@ export function loadConfig(env: Env = process.env): Config {
     appKey,
     previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
     trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),
-    loadDemo: bool(env, 'LOAD_DEMO_DATA', !production),
+    loadDemo,
     inProcessWorkers: bool(env, 'IN_PROCESS_WORKERS', !databaseUrl),
     benchRoutes: bool(env, 'BENCH_ROUTES', false),
     checkout: {
