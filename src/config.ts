@@ -257,6 +257,13 @@ function perQueue(env: Env, name: string): Record<string, number> {
   return out;
 }
 
+/** names of the variables still holding deploy/.env.production.example's `replace-me` placeholders */
+export function placeholderSettings(env: Env): string[] {
+  return Object.keys(env)
+    .filter((name) => /replace-me/i.test(env[name] ?? ''))
+    .sort();
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = str(env, 'APP_ENV', env.NODE_ENV === 'test' ? 'test' : 'development');
   if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {

@@ -3,7 +3,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { pino } from 'pino';
 import { type App, buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, placeholderSettings } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { commands as adminCommands } from './modules/admin/commands.js';
@@ -108,8 +108,10 @@ const builtins: Record<string, Command> = {
     describe: 'apply pending database migrations',
     usage: 'migrate',
     async run(_args, cli) {
-      // migrations already ran when the database was opened; report the state
-      cli.out('migrations are up to date');
+      // migrations already ran when the database was opened; report what that did
+      const applied = cli.migrationsApplied ?? [];
+      if (!applied.length) cli.out('migrations are up to date (nothing to apply)');
+      else cli.out(`applied ${applied.length} migration(s):\n${applied.map((f) => `  ${f}`).join('\n')}`);
       return 0;
     },
   },
@@ -196,6 +198,9 @@ async function main(argv: string[]): Promise<number> {
     const release = await lockDataDir(config.pgliteDir);
     process.once('exit', release);
   }
+  for (const name of placeholderSettings(process.env)) {
+    log.warn(`${name} still holds the replace-me placeholder of deploy/.env.production.example: set a real value`);
+  }
   if (config.databaseUrl) {
     await waitForPostgres(config.databaseUrl, longRunning ? config.limits.dbBootRetrySeconds : 0, (reason) =>
       log.warn({ reason }, 'PostgreSQL (DATABASE_URL) not reachable yet; trying again'),
@@ -212,7 +217,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config);
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  const cli: CliContext = { config, database, log, out, err };
+  const cli: CliContext = { config, database, log, out, err, migrationsApplied: applied };
   const code = await command.run(parseArgs(command, rest), cli);
   if (code >= 0) await database.close();
   return code;

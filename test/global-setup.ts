@@ -1,6 +1,5 @@
 // Migrates one template database per test run; every test file then gets its own copy
 // (a PGlite data-dir dump, or a PostgreSQL database created from the template).
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { connectPostgres, openPglite } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { installQueueSchema } from '../src/platform/queue-pgboss.js';
+import { testDatabaseName } from './support/postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +19,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const template = `itinera_tmpl_${randomBytes(4).toString('hex')}`;
+    const template = testDatabaseName('template');
     const admin = connectPostgres(url, 1);
     await admin.exec(`CREATE DATABASE ${template}`);
     const db = connectPostgres(withDatabase(url, template), 1);

@@ -3,8 +3,7 @@
 // process is paid on the other, the sign-up rate limit is shared, the worker runs the flight jobs,
 // and a worker stopped by SIGTERM mid-way loses no job. Needs PostgreSQL (it creates its own
 // database: DATABASE_URL's server, or 127.0.0.1:5432) and Redis; .ci/run's PostgreSQL pass runs it.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,35 +13,20 @@ import { createApiToken } from '../src/modules/checkout/service.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { withDatabase } from './global-setup.js';
 import { type CheckoutCatalog, flightCacheFor, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { postgresUnavailable, TEST_DATABASE_SERVER, testDatabaseName } from './support/postgres.js';
 import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from './support/redis.js';
-import { freePort } from './support/server-process.js';
+import { type CapturedProcess, freePort, spawnCaptured } from './support/server-process.js';
 import { waitFor } from './support/wait.js';
 
-const SERVER = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function postgresUnavailable(): Promise<string | null> {
-  const admin = connectPostgres(SERVER, 1);
-  try {
-    await admin.exec('SELECT 1');
-    return null;
-  } catch (err) {
-    return `no PostgreSQL at ${SERVER}: ${(err as Error).message}`;
-  } finally {
-    await admin.close().catch(() => {});
-  }
-}
+const SERVER = TEST_DATABASE_SERVER;
 
 const unavailable = (await postgresUnavailable()) ?? (await redisUnavailable());
 if (unavailable) console.warn(`topology test skipped: ${unavailable}`);
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+type Proc = CapturedProcess;
 
 describe.skipIf(unavailable !== null)('the compose topology without containers', () => {
-  const name = `itinera_topo_${randomBytes(4).toString('hex')}`;
+  const name = testDatabaseName('topology');
   const url = withDatabase(SERVER, name);
   const admin = connectPostgres(SERVER, 1);
   let db: Database;
@@ -64,20 +48,10 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
   };
 
   function start(command: string, extra: Record<string, string> = {}): Proc {
-    const child = spawn(process.execPath, ['dist/main.js', command], {
+    const proc = spawnCaptured(process.execPath, ['dist/main.js', command], {
       cwd: projectRoot,
       env: { ...env, ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const proc = { child, output: () => output, exited };
     procs.push(proc);
     return proc;
   }
