@@ -2,6 +2,7 @@
 // the database and configuration come in, so tests build as many apps as they like.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
@@ -146,6 +147,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerJsonBodies(app);
 
   await registerHttpSecurity(app, config);
+  // every cookie (checkout session and visitor, console session and login) goes through the one
+  // plugin, signed where it must be with APP_KEY
+  await app.register(cookie, { secret: config.appKey });
 
   // named component schemas ($ref) for validation and the document, and a description on every route
   registerComponents(app);
@@ -208,7 +212,16 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
             name: 'itinera_checkout',
             description:
               'The signed checkout session cookie set by POST /api/{market}/{lang}/checkout/{offerId} ' +
-              '(HttpOnly, SameSite=Lax; a browser sends it with credentials: "include").',
+              '(HttpOnly; SameSite=Lax, or SameSite=None; Secure; Partitioned when CORS_ORIGINS lists ' +
+              'another site; a browser sends it with credentials: "include").',
+          },
+          checkoutSessionHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Checkout-Session',
+            description:
+              'The session_token of the start response, instead of the cookie: storefronts on another ' +
+              'site than the API, and server-side callers.',
           },
         },
       },

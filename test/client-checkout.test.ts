@@ -4,11 +4,9 @@
 // a change to a shape the funnel uses breaks this file's typecheck as well as its run.
 
 import { createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offers } from '../src/db/schema/index.js';
 import { createTestApp, type TestApp } from './support/app.js';
-import { type CheckoutCatalog, flightCacheFor, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { type CheckoutCatalog, cacheFlightsOf, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { randomClientIp } from './support/redis.js';
 
 /** what a browser does with the checkout cookies, for a client running in Node */
@@ -39,11 +37,7 @@ const path = { market: 'es', lang: 'es' };
 beforeAll(async () => {
   t = await createTestApp({ env: { CORS_ORIGINS: 'https://shop.example.com' } });
   cat = await seedCheckoutCatalog(t.database);
-  const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
-  await t.database.db
-    .update(offers)
-    .set({ flightData: flightCacheFor(o.departureDate, o.returnDate!) })
-    .where(eq(offers.id, cat.offers.active));
+  await cacheFlightsOf(t.database, cat.offers.active);
   const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
   api = createItineraClient({ baseUrl: address });
   api.use(cookieJar(randomClientIp()));

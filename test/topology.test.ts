@@ -8,11 +8,11 @@ import { createItineraClient, type ItineraClient, type Middleware } from '@itine
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
-import { bookings, offers } from '../src/db/schema/index.js';
+import { bookings } from '../src/db/schema/index.js';
 import { createApiToken } from '../src/modules/checkout/service.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { withDatabase } from './global-setup.js';
-import { type CheckoutCatalog, flightCacheFor, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { type CheckoutCatalog, cacheFlightsOf, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { postgresUnavailable, TEST_DATABASE_SERVER, testDatabaseName } from './support/postgres.js';
 import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from './support/redis.js';
 import { type CapturedProcess, freePort, spawnCaptured } from './support/server-process.js';
@@ -77,11 +77,7 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
     execFileSync(process.execPath, ['dist/main.js', 'migrate'], { cwd: projectRoot, env });
     db = connectPostgres(url, 2);
     cat = await seedCheckoutCatalog(db, new Date().toISOString()); // the processes run on the real clock
-    const [o] = await db.db.select().from(offers).where(eq(offers.id, cat.offers.active));
-    await db.db
-      .update(offers)
-      .set({ flightData: flightCacheFor(o.departureDate, o.returnDate!) })
-      .where(eq(offers.id, cat.offers.active));
+    await cacheFlightsOf(db, cat.offers.active);
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       ports.push(port);

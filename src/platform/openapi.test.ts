@@ -64,11 +64,16 @@ describe('the OpenAPI document', () => {
     expect(defaults).toEqual([]);
   });
 
-  it('declares the checkout cookie and requires it where the session is needed', () => {
+  it('declares the checkout cookie and header and requires one where the session is needed', () => {
     expect(doc.components.securitySchemes.checkoutSession).toMatchObject({
       type: 'apiKey',
       in: 'cookie',
       name: 'itinera_checkout',
+    });
+    expect(doc.components.securitySchemes.checkoutSessionHeader).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Checkout-Session',
     });
     const checkout = '/api/{market}/{lang}/checkout';
     for (const [method, path] of [
@@ -81,7 +86,7 @@ describe('the OpenAPI document', () => {
     ]) {
       expect({ op: `${method} ${path}`, security: doc.paths[path][method].security }).toEqual({
         op: `${method} ${path}`,
-        security: [{ checkoutSession: [] }],
+        security: [{ checkoutSession: [] }, { checkoutSessionHeader: [] }],
       });
     }
     expect(doc.paths[`${checkout}/{offerId}`].post.security).toBeUndefined(); // it starts one

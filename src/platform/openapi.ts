@@ -32,8 +32,11 @@ export const refResolver = {
   },
 };
 
-/** `security` of an operation that needs the checkout session cookie (404 session_not_found without) */
-export const SESSION_REQUIRED = [{ checkoutSession: [] }];
+/** `security` of an operation that needs the checkout session: its cookie or its X-Checkout-Session header */
+export const SESSION_REQUIRED: { [scheme: string]: string[] }[] = [
+  { checkoutSession: [] },
+  { checkoutSessionHeader: [] },
+];
 
 // ---- shapes shared by every module ----
 

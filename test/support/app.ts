@@ -51,6 +51,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',
     APP_URL: 'http://api.test',
+    // the storefront on the API's site (same-site: SameSite=Lax cookies); a test about another
+    // site sets CORS_ORIGINS
+    FRONTEND_URL: 'http://www.api.test',
     ...UNLIMITED,
     // a generous command deadline: in-process PGlite can hold the event loop long enough on a busy
     // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)

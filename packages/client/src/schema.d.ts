@@ -2781,7 +2781,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout (fresh session, booking with status checkout)
-         * @description Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor (RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After.
+         * @description Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor (RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After. Sets the session cookies and answers data.session_token (also in the X-Checkout-Session response header): a storefront on another site sends it back in the X-Checkout-Session request header on every checkout, flights and payment call instead of relying on the cookie.
          */
         post: {
             parameters: {
@@ -2813,7 +2813,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["CheckoutSession"];
+                            data: components["schemas"]["CheckoutStart"];
                         };
                     };
                 };
@@ -5856,6 +5856,84 @@ export interface components {
             actual_pax_count: number;
             actual_room_type: string;
             is_non_standard_pax: boolean;
+        };
+        /**
+         * CheckoutStart
+         * @description A new checkout session and its token.
+         */
+        CheckoutStart: {
+            offer_id: number;
+            booking_id: number;
+            booking_reference: string;
+            /** Format: date-time */
+            started_at: string;
+            flight_selection: {
+                [key: string]: unknown;
+            } | null;
+            hotel_selections: {
+                upsell_hotel_id: number;
+                nights_start: number;
+                nights_end: number;
+                /** @description total upgrade price per room, not per person */
+                price_difference: number;
+                hotel_name: string;
+                location: string | null;
+            }[];
+            activity_selections: {
+                activity_id: number;
+                day_number: number;
+                /** @description per person */
+                price: number;
+                activity_name: string;
+                location: string | null;
+            }[];
+            transfer_selections: {
+                transfer_id: number;
+                day_number: number;
+                /** @description per trip, flat */
+                price: number;
+                transfer_name: string;
+                location: string | null;
+            }[];
+            client_data: {
+                /** @description at most 100 characters */
+                first_name: string;
+                /** @description 2 to 100 characters */
+                last_name: string;
+                /** @description an e-mail address */
+                email: string;
+                /** @description at most 30 characters */
+                phone: string;
+            } | null;
+            traveler_data: {
+                /** @description mr, ms, mrs, miss, dr; required when the flight provider needs it */
+                title?: string;
+                /** @description m or f; required when the flight provider needs it */
+                gender?: string;
+                /** @description as in the passport: ASCII letters and spaces */
+                first_name: string;
+                /** @description as in the passport: ASCII letters and spaces, at least 2 */
+                last_name: string;
+                /** @description ISO 3166-1 alpha-2 code */
+                nationality: string;
+                passport_number: string;
+                /** @description YYYY-MM-DD, after today */
+                passport_expiry: string;
+                /** @description YYYY-MM-DD, before today */
+                birth_date: string;
+                phone: string;
+                email: string;
+            }[] | null;
+            base_price: number;
+            extras_price: number;
+            total_price: number;
+            currency: components["schemas"]["Currency"];
+            pax_count: number;
+            actual_pax_count: number;
+            actual_room_type: string;
+            is_non_standard_pax: boolean;
+            /** @description the session: send it in the X-Checkout-Session header of every later checkout call when the storefront is on another site than the API (same-site storefronts can rely on the cookie) */
+            session_token: string;
         };
         /**
          * OfferSummary

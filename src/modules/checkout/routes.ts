@@ -1,7 +1,6 @@
 // HTTP of the checkout (spec 2): session endpoints under /api/{market}/{lang}/checkout identified
 // by signed cookies, option GETs by offer id, and the internal checkout-step endpoint.
-import cookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
@@ -17,9 +16,8 @@ import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { marketScoped } from '../markets/routes.js';
 import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
 import { checkoutServiceOf, closeCheckoutService } from './service.js';
+import { sendSessionCookies, sessionTokenOf, signedCookie, VISITOR_COOKIE } from './session-transport.js';
 
-export const SESSION_COOKIE = 'itinera_checkout';
-export const VISITOR_COOKIE = 'itinera_visitor';
 const INTERNAL_ABILITY = 'internal:read';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -63,54 +61,70 @@ export const TravelerInput = component(
   'One traveler as in the passport; every field is required (checked by the checkout, 422 per field).',
 );
 
+const SessionFields = {
+  offer_id: Type.Integer(),
+  booking_id: Type.Integer(),
+  booking_reference: Type.String(),
+  started_at: Type.String({ format: 'date-time' }),
+  flight_selection: Nullable(AnyObject),
+  hotel_selections: Type.Array(
+    Type.Object({
+      upsell_hotel_id: Type.Integer(),
+      nights_start: Type.Integer(),
+      nights_end: Type.Integer(),
+      price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
+      hotel_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  activity_selections: Type.Array(
+    Type.Object({
+      activity_id: Type.Integer(),
+      day_number: Type.Integer(),
+      price: Type.Number({ description: 'per person' }),
+      activity_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  transfer_selections: Type.Array(
+    Type.Object({
+      transfer_id: Type.Integer(),
+      day_number: Type.Integer(),
+      price: Type.Number({ description: 'per trip, flat' }),
+      transfer_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  client_data: Nullable(Type.Object(ContactFields)),
+  traveler_data: Nullable(Type.Array(Type.Object(TravelerFields))),
+  base_price: Type.Number(),
+  extras_price: Type.Number(),
+  total_price: Type.Number(),
+  currency: Currency,
+  pax_count: Type.Integer(),
+  actual_pax_count: Type.Integer(),
+  actual_room_type: Type.String(),
+  is_non_standard_pax: Type.Boolean(),
+};
+
 export const Session = component(
   'CheckoutSession',
-  Type.Object({
-    offer_id: Type.Integer(),
-    booking_id: Type.Integer(),
-    booking_reference: Type.String(),
-    started_at: Type.String({ format: 'date-time' }),
-    flight_selection: Nullable(AnyObject),
-    hotel_selections: Type.Array(
-      Type.Object({
-        upsell_hotel_id: Type.Integer(),
-        nights_start: Type.Integer(),
-        nights_end: Type.Integer(),
-        price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
-        hotel_name: Type.String(),
-        location: Nullable(Type.String()),
-      }),
-    ),
-    activity_selections: Type.Array(
-      Type.Object({
-        activity_id: Type.Integer(),
-        day_number: Type.Integer(),
-        price: Type.Number({ description: 'per person' }),
-        activity_name: Type.String(),
-        location: Nullable(Type.String()),
-      }),
-    ),
-    transfer_selections: Type.Array(
-      Type.Object({
-        transfer_id: Type.Integer(),
-        day_number: Type.Integer(),
-        price: Type.Number({ description: 'per trip, flat' }),
-        transfer_name: Type.String(),
-        location: Nullable(Type.String()),
-      }),
-    ),
-    client_data: Nullable(Type.Object(ContactFields)),
-    traveler_data: Nullable(Type.Array(Type.Object(TravelerFields))),
-    base_price: Type.Number(),
-    extras_price: Type.Number(),
-    total_price: Type.Number(),
-    currency: Currency,
-    pax_count: Type.Integer(),
-    actual_pax_count: Type.Integer(),
-    actual_room_type: Type.String(),
-    is_non_standard_pax: Type.Boolean(),
-  }),
+  Type.Object(SessionFields),
   'The checkout session: the booking, the selections and the prices so far.',
+);
+
+/** the start's answer: the session and the token that names it (X-Checkout-Session) */
+const StartedSession = component(
+  'CheckoutStart',
+  Type.Object({
+    ...SessionFields,
+    session_token: Type.String({
+      description:
+        'the session: send it in the X-Checkout-Session header of every later checkout call when the ' +
+        'storefront is on another site than the API (same-site storefronts can rely on the cookie)',
+    }),
+  }),
+  'A new checkout session and its token.',
 );
 const SessionRef = ref(Session);
 
@@ -222,28 +236,9 @@ export function offerIdOf(request: FastifyRequest): number {
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = checkoutServiceOf(ctx);
   app.addHook('onClose', () => closeCheckoutService(ctx));
-  const secure = ctx.config.appEnv === 'production' || ctx.config.appEnv === 'staging';
-  const maxAge = ctx.config.checkout.sessionTtlMinutes * 60;
 
   await app.register(async (plugin) => {
-    await plugin.register(cookie, { secret: ctx.config.appKey });
-
-    // Verified values by raw signed cookie: the HMAC check was a measurable part of a session read's
-    // CPU, and its answer for one string never changes (one secret), so recent answers are kept.
-    const verified = new Map<string, string | undefined>();
-    const signed = (request: FastifyRequest, name: string): string | undefined => {
-      const raw = request.cookies[name];
-      if (!raw) return undefined;
-      if (verified.has(raw)) return verified.get(raw);
-      const r = request.unsignCookie(raw);
-      const value = r.valid && r.value ? r.value : undefined;
-      if (verified.size >= 10_000) verified.clear();
-      verified.set(raw, value);
-      return value;
-    };
-    const token = (request: FastifyRequest) => signed(request, SESSION_COOKIE);
-    const setCookie = (reply: FastifyReply, name: string, value: string) =>
-      reply.setCookie(name, value, { signed: true, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
+    const token = sessionTokenOf;
 
     await marketScoped(plugin, ctx, (r) => {
       const base = '/api/:market/:lang/checkout';
@@ -263,7 +258,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               name: 'checkout-start-visitor',
               max: ctx.config.writeLimits.checkoutStartsPerVisitor,
               windowSeconds: 60,
-              key: (request) => signed(request, VISITOR_COOKIE),
+              key: (request) => signedCookie(request, VISITOR_COOKIE),
             }),
           ],
           schema: {
@@ -272,7 +267,10 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             // the document does not depend on the deployment's settings (the committed client's drift test)
             description:
               'Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor ' +
-              '(RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After.',
+              '(RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After. ' +
+              'Sets the session cookies and answers data.session_token (also in the X-Checkout-Session ' +
+              'response header): a storefront on another site sends it back in the X-Checkout-Session ' +
+              'request header on every checkout, flights and payment call instead of relying on the cookie.',
             params: OfferParams,
             body: Type.Union([
               Type.Object({
@@ -282,7 +280,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               Type.Null(),
             ]),
             response: {
-              201: ok(SessionRef),
+              201: ok(ref(StartedSession)),
               404: ErrorBody,
               410: ErrorBody,
               422: ErrorBody,
@@ -292,16 +290,15 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           },
         },
         async (request, reply) => {
-          const visitor = signed(request, VISITOR_COOKIE);
+          const visitor = signedCookie(request, VISITOR_COOKIE);
           const result = await service.start(
             (request as Scoped).scope,
             offerIdOf(request),
             (request.body ?? {}) as { actual_pax_count?: number; actual_room_type?: string },
             visitor && /^[\w-]{16,64}$/.test(visitor) ? visitor : undefined,
           );
-          setCookie(reply, SESSION_COOKIE, result.token);
-          setCookie(reply, VISITOR_COOKIE, result.visitorId);
-          return reply.status(201).send({ success: true, data: result.view });
+          sendSessionCookies(reply, ctx.config, result);
+          return reply.status(201).send({ success: true, data: { ...result.view, session_token: result.token } });
         },
       );
 

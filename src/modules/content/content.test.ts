@@ -13,7 +13,7 @@ afterAll(() => t.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 const ASSETS = 'http://api.test/storage';
-const FRONT = 'http://localhost:5173';
+const FRONT = 'http://www.api.test';
 
 describe('GET /cms/regions', () => {
   it('lists active regions translated in the locale, by sort_order, with active countries by sort_order', async () => {

@@ -1,7 +1,6 @@
 // HTTP of the checkout's flight steps under /api/{market}/{lang}/checkout: live economy
 // re-pricing, live business search, cached flight options and the flight selection; plus the
 // admin "Book All Flights / Retry" endpoint (src/modules/bookings/routes.ts).
-import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
@@ -128,7 +127,6 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const service = new FlightCheckoutService(ctx, sessions);
 
   await app.register(async (plugin) => {
-    await plugin.register(cookie, { secret: ctx.config.appKey });
     await marketScoped(plugin, ctx, (r) => {
       const base = '/api/:market/:lang/checkout';
       const tags = ['checkout'];

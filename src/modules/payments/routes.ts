@@ -1,6 +1,5 @@
 // HTTP of the checkout payment under /api/{market}/{lang}/checkout: the deposit payment intent,
 // the confirmation that finalizes the booking, the confirmation page data; and Stripe's webhook.
-import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
@@ -72,7 +71,6 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
   await webhookRoute(app, ctx, paymentSettlementOf(ctx));
 
   await app.register(async (plugin) => {
-    await plugin.register(cookie, { secret: ctx.config.appKey });
     await marketScoped(plugin, ctx, (r) => {
       const base = '/api/:market/:lang/checkout';
       const tags = ['checkout'];
