@@ -1,11 +1,13 @@
 // Migrates one template database per test run; every test file then gets its own copy
 // (a PGlite data-dir dump, or a PostgreSQL database created from the template).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, openPglite } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { projectRoot } from '../src/platform/paths.js';
 import { installQueueSchema } from '../src/platform/queue-pgboss.js';
 import { testDatabaseName } from './support/postgres.js';
 
@@ -17,6 +19,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // the tests import packages/client as built (dist/), as its users do
+  execFileSync(process.execPath, ['scripts/build-client.mjs', '--if-stale'], { cwd: projectRoot, stdio: 'inherit' });
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = testDatabaseName('template');

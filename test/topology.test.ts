@@ -4,7 +4,7 @@
 // and a worker stopped by SIGTERM mid-way loses no job. Needs PostgreSQL (it creates its own
 // database: DATABASE_URL's server, or 127.0.0.1:5432) and Redis; .ci/run's PostgreSQL pass runs it.
 import { execFileSync } from 'node:child_process';
-import { createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
+import { carryCheckoutSession, createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
@@ -116,24 +116,17 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
 
   it('pays on one process a checkout started on the other; the worker books the flights across a SIGTERM', async () => {
     const ip = randomClientIp();
-    const cookies = new Map<string, string>();
-    const jar: Middleware = {
+    // one visitor on both processes: its client address and its checkout session (header)
+    const visitor: Middleware = {
       onRequest({ request }) {
         request.headers.set('x-forwarded-for', ip);
-        if (cookies.size) request.headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
         return request;
       },
-      onResponse({ response }) {
-        for (const line of response.headers.getSetCookie()) {
-          const [pair] = line.split(';');
-          cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-        }
-        return response;
-      },
     };
+    const session = carryCheckoutSession();
     const [one, two]: ItineraClient[] = ports.map((p) => {
       const c = createItineraClient({ baseUrl: `http://127.0.0.1:${p}` });
-      c.use(jar);
+      c.use(visitor, session);
       return c;
     });
     const path = { market: 'es', lang: 'es' };
