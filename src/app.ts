@@ -40,7 +40,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
 import { registerHttpSecurity } from './platform/http-security.js';
 import { registerJsonBodies } from './platform/json-body.js';
-import { describeRoute, refResolver, registerComponents } from './platform/openapi.js';
+import { describeRoute, namedWildcard, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore } from './platform/rate-limit.js';
@@ -206,6 +206,7 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (npm run token:create)' },
+          deploymentToken: { type: 'http', scheme: 'bearer', description: 'DEPLOYMENT_TOKEN (CI webhooks)' },
           checkoutSession: {
             type: 'apiKey',
             in: 'cookie',
@@ -234,17 +235,15 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
         { name: 'ops', description: 'Deployments, health and internal endpoints' },
       ],
     },
-    // public: internal endpoints hidden from the document (they still work for their callers)
-    ...(config.apiDocs === 'public'
-      ? {
-          transform: ({ schema, url }: { schema: FastifySchema; url: string }) => ({
-            schema: isInternal(url, schema as { tags?: string[] })
-              ? ({ ...schema, hide: true } as FastifySchema)
-              : schema,
-            url,
-          }),
-        }
-      : {}),
+    // wildcards named; public: internal endpoints hidden (they still work for their callers)
+    transform: ({ schema, url }: { schema: FastifySchema; url: string }) =>
+      namedWildcard({
+        schema:
+          config.apiDocs === 'public' && isInternal(url, schema as { tags?: string[] })
+            ? ({ ...schema, hide: true } as FastifySchema)
+            : schema,
+        url,
+      }),
   });
   // login: a console session holding view_dashboard (the operators' own sign-in)
   const login = config.apiDocs === 'login' ? consoleSignIn(ctx, 'view_dashboard') : undefined;

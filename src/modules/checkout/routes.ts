@@ -149,70 +149,82 @@ const OfferSummary = component(
   'The offer a checkout step is about: tour, dates, passengers and price.',
 );
 
-const HotelOptions = Type.Object({
-  ...summaryFields,
-  hotels: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      hotelId: Nullable(Type.Integer()),
-      name: Type.String(),
-      location: Nullable(Type.String()),
-      tier: Type.String(),
-      tier_label: Type.String(),
-      nights: Type.Object({ start: Type.Integer(), end: Type.Integer() }),
-      imageUrl: Nullable(Type.String()),
-      description: Nullable(Type.String()),
-      isIncluded: Type.Boolean(),
-      priceDifference: Nullable(Type.Number()),
-      selectionHotelName: Nullable(Type.String()),
-    }),
-  ),
-});
+const HotelOptions = component(
+  'HotelOptions',
+  Type.Object({
+    ...summaryFields,
+    hotels: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        hotelId: Nullable(Type.Integer()),
+        name: Type.String(),
+        location: Nullable(Type.String()),
+        tier: Type.String(),
+        tier_label: Type.String(),
+        nights: Type.Object({ start: Type.Integer(), end: Type.Integer() }),
+        imageUrl: Nullable(Type.String()),
+        description: Nullable(Type.String()),
+        isIncluded: Type.Boolean(),
+        priceDifference: Nullable(Type.Number()),
+        selectionHotelName: Nullable(Type.String()),
+      }),
+    ),
+  }),
+  'Hotel options of an offer: the selection stays and their luxury and grand luxury upgrades.',
+);
 
-const ActivityOptions = Type.Object({
-  ...summaryFields,
-  price_per_person: Type.Number(),
-  days: Type.Array(
-    Type.Object({
-      day_number: Type.Integer(),
-      destination: Nullable(Type.String()),
-      included_activities: Type.Array(Type.Object({ name: Type.String() })),
-      available_activities: Type.Array(
-        Type.Object({
-          id: Type.Integer(),
-          name: Type.String(),
-          description: Nullable(Type.String()),
-          image_url: Nullable(Type.String()),
-          price: Nullable(Type.Number({ description: 'per person' })),
-        }),
-      ),
-    }),
-  ),
-});
+const ActivityOptions = component(
+  'ActivityOptions',
+  Type.Object({
+    ...summaryFields,
+    price_per_person: Type.Number(),
+    days: Type.Array(
+      Type.Object({
+        day_number: Type.Integer(),
+        destination: Nullable(Type.String()),
+        included_activities: Type.Array(Type.Object({ name: Type.String() })),
+        available_activities: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            description: Nullable(Type.String()),
+            image_url: Nullable(Type.String()),
+            price: Nullable(Type.Number({ description: 'per person' })),
+          }),
+        ),
+      }),
+    ),
+  }),
+  'Optional activities of an offer per day, with per-person prices.',
+);
 
-const TransferOptions = Type.Object({
-  ...summaryFields,
-  product_url: Nullable(Type.String()),
-  price_per_person: Type.Number(),
-  days: Type.Array(
-    Type.Object({
-      day_number: Type.Integer(),
-      destination: Nullable(Type.String()),
-      included_transfers: Type.Array(Type.Object({ name: Type.String() })),
-      available_transfers: Type.Array(
-        Type.Object({
-          id: Type.Integer(),
-          name: Type.String(),
-          description: Nullable(Type.String()),
-          image_url: Nullable(Type.String()),
-          vehicle_type: Nullable(Type.String()),
-          duration_minutes: Nullable(Type.Integer()),
-          price: Nullable(Type.Number({ description: 'per trip' })),
-        }),
-      ),
-    }),
-  ),
-});
+const TransferOptions = component(
+  'TransferOptions',
+  Type.Object({
+    ...summaryFields,
+    product_url: Nullable(Type.String()),
+    price_per_person: Type.Number(),
+    days: Type.Array(
+      Type.Object({
+        day_number: Type.Integer(),
+        destination: Nullable(Type.String()),
+        included_transfers: Type.Array(Type.Object({ name: Type.String() })),
+        available_transfers: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            description: Nullable(Type.String()),
+            image_url: Nullable(Type.String()),
+            vehicle_type: Nullable(Type.String()),
+            duration_minutes: Nullable(Type.Integer()),
+            price: Nullable(Type.Number({ description: 'per trip' })),
+          }),
+        ),
+      }),
+    ),
+  }),
+  'Transfer upgrades of an offer per day, with flat per-trip prices.',
+);
 
 const MarketPath = { market: Type.String(), lang: Type.String() };
 const OfferParams = Type.Object({ ...MarketPath, offerId: Type.String({ description: 'offer id' }) });
@@ -221,6 +233,63 @@ const Advance = Type.Optional(
 );
 const Id = Type.Integer({ minimum: 1 });
 const MAX_SELECTIONS = 100;
+
+const StartBody = component(
+  'CheckoutStartInput',
+  Type.Union([
+    Type.Object({
+      actual_pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+      actual_room_type: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+    }),
+    Type.Null(),
+  ]),
+  "Optional party size and room type of a new checkout (defaults: the offer's).",
+);
+
+const HotelsBody = component(
+  'HotelSelectionInput',
+  Type.Object({
+    advance: Advance,
+    hotel_selections: Type.Array(Type.Object({ upgrade_hotel_id: Id, nights_start: Id, nights_end: Id }), {
+      maxItems: MAX_SELECTIONS,
+    }),
+  }),
+  'The hotel upgrades chosen (replaces the previous selection).',
+);
+
+const ActivitiesBody = component(
+  'ActivitySelectionInput',
+  Type.Object({
+    advance: Advance,
+    activity_selections: Type.Array(Type.Object({ activity_id: Id, day_number: Id }), {
+      maxItems: MAX_SELECTIONS,
+    }),
+  }),
+  'The activities chosen per day (replaces the previous selection).',
+);
+
+const TransfersBody = component(
+  'TransferSelectionInput',
+  Type.Object({
+    advance: Advance,
+    transfer_selections: Type.Array(Type.Object({ transfer_id: Id, day_number: Id }), {
+      maxItems: MAX_SELECTIONS,
+    }),
+  }),
+  'The transfer upgrades chosen per day (replaces the previous selection).',
+);
+
+const ContactBody = component(
+  'ContactStepInput',
+  Type.Object({ advance: Advance, client: ref(ContactInput) }),
+  'The booking contact step.',
+);
+
+const TravelersBody = component(
+  'TravelersStepInput',
+  Type.Object({ advance: Advance, travelers: Type.Array(ref(TravelerInput), { maxItems: 10 }) }),
+  'The travelers step: one traveler per passenger.',
+);
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 
@@ -272,13 +341,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               'response header): a storefront on another site sends it back in the X-Checkout-Session ' +
               'request header on every checkout, flights and payment call instead of relying on the cookie.',
             params: OfferParams,
-            body: Type.Union([
-              Type.Object({
-                actual_pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
-                actual_room_type: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
-              }),
-              Type.Null(),
-            ]),
+            body: ref(StartBody),
             response: {
               201: ok(ref(StartedSession)),
               404: ErrorBody,
@@ -326,7 +389,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             querystring: Type.Object({
               room_type: Type.Optional(Type.Enum([...PRICING_ROOM_TYPES], { description: 'room type for pricing' })),
             }),
-            response: { 200: ok(HotelOptions), 404: ErrorBody, 400: ErrorBody },
+            response: { 200: ok(ref(HotelOptions)), 404: ErrorBody, 400: ErrorBody },
           },
         },
         async (request) => ({
@@ -348,12 +411,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Hotel upgrade selection (replaces the previous one)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              advance: Advance,
-              hotel_selections: Type.Array(Type.Object({ upgrade_hotel_id: Id, nights_start: Id, nights_end: Id }), {
-                maxItems: MAX_SELECTIONS,
-              }),
-            }),
+            body: ref(HotelsBody),
             response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
@@ -379,7 +437,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags,
             summary: 'Optional activities per day, per-person prices',
             params: OfferParams,
-            response: { 200: ok(ActivityOptions), 404: ErrorBody },
+            response: { 200: ok(ref(ActivityOptions)), 404: ErrorBody },
           },
         },
         async (request) => ({
@@ -396,12 +454,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Activity selection (replaces the previous one)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              advance: Advance,
-              activity_selections: Type.Array(Type.Object({ activity_id: Id, day_number: Id }), {
-                maxItems: MAX_SELECTIONS,
-              }),
-            }),
+            body: ref(ActivitiesBody),
             response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
@@ -427,7 +480,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags,
             summary: 'Transfer upgrades of the days that have them, flat per-trip prices',
             params: OfferParams,
-            response: { 200: ok(TransferOptions), 404: ErrorBody },
+            response: { 200: ok(ref(TransferOptions)), 404: ErrorBody },
           },
         },
         async (request) => ({
@@ -444,12 +497,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Transfer selection (replaces the previous one)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              advance: Advance,
-              transfer_selections: Type.Array(Type.Object({ transfer_id: Id, day_number: Id }), {
-                maxItems: MAX_SELECTIONS,
-              }),
-            }),
+            body: ref(TransfersBody),
             response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
@@ -494,7 +542,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Booking contact (client data); does not affect pricing',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ advance: Advance, client: ref(ContactInput) }),
+            body: ref(ContactBody),
             response: { 200: ok(SessionRef), 400: ErrorBody },
           },
         },
@@ -515,7 +563,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Traveler data, one per passenger; does not affect pricing',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ advance: Advance, travelers: Type.Array(ref(TravelerInput), { maxItems: 10 }) }),
+            body: ref(TravelersBody),
             response: { 200: ok(SessionRef), 400: ErrorBody },
           },
         },

@@ -142,6 +142,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     done();
   });
 
+  // console pages and their data, behind the console sign-in: not part of the API document
   const page = { preHandler: guard(ctx, 'view_dashboard'), config: { unrecorded: true } };
   const denied = { 401: ErrorBody, 403: ErrorBody };
 
@@ -150,6 +151,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Health dashboard (HTML)',
         description: 'Latest stored health run and the last day of history. `?fresh=1` runs the checks first.',
@@ -167,6 +169,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Health dashboard data',
         description: 'The latest stored health run (null when none in the last day) and every run of the last day.',
@@ -187,6 +190,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Performance dashboard (HTML)',
         description:
@@ -207,6 +211,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Deployments card data',
         description: 'The last 20 deployments, newest first; `version` changes when the list may have changed.',
@@ -227,7 +232,12 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     '/telescope',
     {
       ...page,
-      schema: { tags: ['ops'], summary: 'Debug inspector (HTML)', description: 'Recent requests and 5xx errors.' },
+      schema: {
+        hide: true,
+        tags: ['ops'],
+        summary: 'Debug inspector (HTML)',
+        description: 'Recent requests and 5xx errors.',
+      },
     },
     async (request, reply) => sendPage(reply, telescopePage(pageOf(request), await telescopeOverview(ctx))),
   );
@@ -237,6 +247,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Debug inspector: one request (HTML)',
         params: Type.Object({ requestId: Type.String({ maxLength: 100 }) }),

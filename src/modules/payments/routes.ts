@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { Currency as CurrencyComponent, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
+import { Currency as CurrencyComponent, component, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
 import { CheckoutSessions, type FlightSession } from '../flights/checkout-session.js';
 import { ErrorBody, MarketPath, ok } from '../flights/routes.js';
 import { marketScoped } from '../markets/routes.js';
@@ -16,26 +16,34 @@ type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 type WithSession = FastifyRequest & { checkoutSession?: FlightSession | null };
 const Currency = ref(CurrencyComponent);
 
-const Intent = Type.Object({
-  payment_intent_id: Type.String(),
-  client_secret: Type.Union([Type.String(), Type.Null()], { description: 'for Stripe.js confirmCardPayment' }),
-  amount: Type.Number({ description: 'deposit to pay now' }),
-  deposit_percent: Type.Integer(),
-  total_price: Type.Number(),
-  remaining_price: Type.Number(),
-  currency: Currency,
-  booking_reference: Type.String(),
-  payment_gateway: Type.String({ description: 'stripe, or sandbox in the demo' }),
-});
+const Intent = component(
+  'PaymentIntent',
+  Type.Object({
+    payment_intent_id: Type.String(),
+    client_secret: Type.Union([Type.String(), Type.Null()], { description: 'for Stripe.js confirmCardPayment' }),
+    amount: Type.Number({ description: 'deposit to pay now' }),
+    deposit_percent: Type.Integer(),
+    total_price: Type.Number(),
+    remaining_price: Type.Number(),
+    currency: Currency,
+    booking_reference: Type.String(),
+    payment_gateway: Type.String({ description: 'stripe, or sandbox in the demo' }),
+  }),
+  'The deposit payment intent of the checkout: amount, client secret and the frozen quote.',
+);
 
-const Confirmed = Type.Object({
-  booking_reference: Type.String(),
-  status: Type.String({ description: 'pending_flight_booking or pending_land_confirmation' }),
-  payment_status: Type.Literal('Succeeded'),
-  amount_paid: Type.Number(),
-  currency: Currency,
-  confirmation_url: Type.String(),
-});
+const Confirmed = component(
+  'PaymentConfirmation',
+  Type.Object({
+    booking_reference: Type.String(),
+    status: Type.String({ description: 'pending_flight_booking or pending_land_confirmation' }),
+    payment_status: Type.Literal('Succeeded'),
+    amount_paid: Type.Number(),
+    currency: Currency,
+    confirmation_url: Type.String(),
+  }),
+  'A confirmed deposit payment and the booking it paid.',
+);
 
 const PaymentError = Type.Object({
   success: Type.Literal(false),
@@ -49,21 +57,40 @@ const PaymentError = Type.Object({
   payment_intent_id: Type.Optional(Type.String()),
 });
 
-const Confirmation = Type.Object({
-  booking_reference: Type.String(),
-  tour_name: Type.Union([Type.String(), Type.Null()]),
-  duration_days: Type.Union([Type.Integer(), Type.Null()]),
-  duration_nights: Type.Union([Type.Integer(), Type.Null()]),
-  travelers: Type.Integer(),
-  hero_image: Type.Union([Type.String(), Type.Null()]),
-  trip_url: Type.Union([Type.String(), Type.Null()]),
-  departure_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-  amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
-  balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
-  balance_due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-    description: 'when the balance is charged to the saved card; null when nothing remains',
+const Confirmation = component(
+  'BookingConfirmation',
+  Type.Object({
+    booking_reference: Type.String(),
+    tour_name: Type.Union([Type.String(), Type.Null()]),
+    duration_days: Type.Union([Type.Integer(), Type.Null()]),
+    duration_nights: Type.Union([Type.Integer(), Type.Null()]),
+    travelers: Type.Integer(),
+    hero_image: Type.Union([Type.String(), Type.Null()]),
+    trip_url: Type.Union([Type.String(), Type.Null()]),
+    departure_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
+    balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
+    balance_due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'when the balance is charged to the saved card; null when nothing remains',
+    }),
   }),
-});
+  'The confirmation page of a paid booking.',
+);
+
+const ConfirmPaymentBody = component(
+  'ConfirmPaymentInput',
+  Type.Object({
+    payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+    payment_method: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: `payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired`,
+      }),
+    ),
+  }),
+  'The payment intent to confirm and, optionally, the payment method.',
+);
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sessions = CheckoutSessions.of(ctx);
@@ -89,7 +116,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             response: {
-              200: ok(Intent),
+              200: ok(ref(Intent)),
               400: ErrorBody,
               404: ErrorBody,
               409: ErrorBody,
@@ -122,18 +149,9 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
               'optional and confirms server-side.',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
-              payment_method: Type.Optional(
-                Type.String({
-                  minLength: 1,
-                  maxLength: 255,
-                  description: `payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired`,
-                }),
-              ),
-            }),
+            body: ref(ConfirmPaymentBody),
             response: {
-              200: ok(Confirmed),
+              200: ok(ref(Confirmed)),
               400: ErrorBody,
               402: PaymentError,
               409: ErrorBody,
@@ -179,7 +197,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
             tags,
             summary: 'Confirmation data of a paid booking',
             params: Type.Object({ ...MarketPath, reference: Type.String() }),
-            response: { 200: ok(Confirmation), 404: ErrorBody },
+            response: { 200: ok(ref(Confirmation)), 404: ErrorBody },
           },
         },
         async (request) => ({
