@@ -40,6 +40,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
 import { registerHttpSecurity } from './platform/http-security.js';
 import { registerJsonBodies } from './platform/json-body.js';
+import { logRequestsOnce, prettyLogStream } from './platform/log-format.js';
 import { describeRoute, namedWildcard, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
@@ -58,14 +59,16 @@ export type App = FastifyInstance & { ctx: AppContext };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  const pretty = config.logFormat === 'pretty';
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["api-token"]'],
       // no SQL parameters, bodies, query values or personal data in the log (platform/privacy.ts)
       serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...(pretty ? { stream: prettyLogStream(deps.logStream) } : deps.logStream ? { stream: deps.logStream } : {}),
     },
+    disableRequestLogging: pretty,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -93,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
   });
   refuseWhileClosing(app);
+  if (pretty) logRequestsOnce(app);
   // callback style: it runs on every response, and an async hook costs a promise each time
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

@@ -114,6 +114,11 @@ describe('production is declared once (APP_ENV) and refuses the development defa
     expect(loadConfig({ LOAD_DEMO_DATA: 'true' }).loadDemo).toBe(true);
   });
 
+  it('listens on 127.0.0.1 unless HOST says otherwise (containers set 0.0.0.0)', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
   it('keeps the sandboxes as the embedded defaults outside production', () => {
     expect(loadConfig({}).flights.provider).toBe('sandbox');
     expect(loadConfig({ NODE_ENV: 'development' }).appEnv).toBe('development');

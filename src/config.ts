@@ -17,6 +17,8 @@ export interface Config {
   /** Origins whose browsers may call the API with credentials (CORS); default: the frontend's. */
   corsOrigins: string[];
   logLevel: string;
+  /** 'pretty': one readable line per request (development default); 'json': pino's JSON lines */
+  logFormat: 'pretty' | 'json';
   /** postgres://... or undefined for embedded PGlite. */
   databaseUrl?: string;
   /** Directory of the embedded PGlite database; 'memory' for an in-memory one. */
@@ -348,11 +350,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const frontendUrl = url(env, 'FRONTEND_URL', 'http://localhost:5173');
+  const logFormat = str(env, 'LOG_FORMAT', appEnv === 'development' ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') {
+    throw new ConfigError(`LOG_FORMAT must be pretty or json, got "${logFormat}"`);
+  }
 
   return {
     port,
     apiDocs: apiDocs as Config['apiDocs'],
-    host: str(env, 'HOST', '0.0.0.0'),
+    // the demo (and its admin) stays on this machine unless HOST says otherwise; containers set 0.0.0.0
+    host: str(env, 'HOST', '127.0.0.1'),
     appEnv: appEnv as AppEnv,
     nodeEnv: str(env, 'NODE_ENV', production ? 'production' : 'development'),
     appUrl,
@@ -360,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
     frontendUrl,
     corsOrigins: origins(env, 'CORS_ORIGINS', [new URL(frontendUrl).origin]),
     logLevel: str(env, 'LOG_LEVEL', appEnv === 'test' ? 'silent' : 'info'),
+    logFormat,
     databaseUrl,
     pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),
     redisUrl,

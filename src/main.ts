@@ -33,6 +33,7 @@ import {
   waitForPostgres,
   waitForRedis,
 } from './platform/lifecycle.js';
+import { prettyLogStream } from './platform/log-format.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
 import { errSerializer } from './platform/privacy.js';
 import { taskCommand } from './tasks-command.js';
@@ -189,10 +190,10 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (name === 'serve') await assertPortFree(config.port, config.host);
-  const log = pino({
-    level: longRunning ? config.logLevel : 'warn',
-    serializers: { err: errSerializer, error: errSerializer },
-  });
+  const log = pino(
+    { level: longRunning ? config.logLevel : 'warn', serializers: { err: errSerializer, error: errSerializer } },
+    config.logFormat === 'pretty' ? prettyLogStream() : undefined,
+  );
   if (!config.databaseUrl && config.pgliteDir !== 'memory') {
     // one process owns the embedded database; a second one stops here, naming the owner
     const release = await lockDataDir(config.pgliteDir);

@@ -125,7 +125,7 @@ describe.skipIf(unavailable !== null)('every compose service boots with its comp
       // the only changes: where PostgreSQL, Redis and this process's port are
       DATABASE_URL: withDatabase(TEST_DATABASE_SERVER, name),
       REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: `${name}:`,
+      REDIS_KEY_PREFIX: `itinera-test:${name}:`,
       HOST: '127.0.0.1',
       PORT: String(port),
     };

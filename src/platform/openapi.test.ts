@@ -121,7 +121,11 @@ describe('the OpenAPI document', () => {
   });
 
   it('says on every operation which scheme it needs, [] for the public ones', () => {
-    expect(operations().filter(({ op }) => !Array.isArray(op.security)).map(({ id }) => id)).toEqual([]);
+    expect(
+      operations()
+        .filter(({ op }) => !Array.isArray(op.security))
+        .map(({ id }) => id),
+    ).toEqual([]);
     expect(doc.paths['/api/{market}/{lang}/products'].get.security).toEqual([]);
     expect(doc.paths['/api/deployments'].post.security).toEqual([{ deploymentToken: [] }]);
     expect(doc.paths['/api/internal/bookings/{id}'].get.security).toEqual([{ bearerAuth: [] }]);
