@@ -6,7 +6,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
-import { findBooking } from '../checkout/repository.js';
 import { flightJobs, LEG_JOB, type StoredFlightSelection } from '../flights/jobs.js';
 import { type Fare, FlightProviderError } from '../flights/provider.js';
 import { flightProvider } from '../flights/providers.js';
@@ -19,6 +18,7 @@ import {
   providerFailureMetadata,
   segmentOf,
 } from '../flights/rules.js';
+import { findBooking } from './repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';
 import { transition } from './status.js';
 
