@@ -1,8 +1,10 @@
 // Settings that would break requests at run time are refused at boot (exit code 78 in main.ts).
 // Pure loadConfig rules, shown without booting anything.
+
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION_ENV } from '../test/support/app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, ConfigSchema, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('takes PRIVACY_POLICY_VERSION up to the 50 characters its column holds, v1.0 by default', () => {
@@ -122,6 +124,15 @@ describe('production is declared once (APP_ENV) and refuses the development defa
   it('keeps the sandboxes as the embedded defaults outside production', () => {
     expect(loadConfig({}).flights.provider).toBe('sandbox');
     expect(loadConfig({ NODE_ENV: 'development' }).appEnv).toBe('development');
+  });
+});
+
+describe('the settings schema', () => {
+  it('types and checks what loadConfig returns (declared once, in config.ts)', () => {
+    expect(Value.Check(ConfigSchema, loadConfig({}))).toBe(true);
+    expect(Value.Check(ConfigSchema, loadConfig(PRODUCTION_ENV))).toBe(true);
+    expect(Value.Check(ConfigSchema, { ...loadConfig({}), port: '3000' })).toBe(false);
+    expect(Value.Check(ConfigSchema, { ...loadConfig({}), appEnv: 'prod' })).toBe(false);
   });
 });
 

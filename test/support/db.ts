@@ -42,5 +42,5 @@ export async function createTestDatabase(
   }
   const dump = readFileSync(inject('pgliteDump'));
   const pglite = await PGlite.create({ loadDataDir: new Blob([dump]), postgresqlconf: PGLITE_CONF });
-  return wrapPglite(pglite);
+  return await wrapPglite(pglite);
 }
