@@ -42,7 +42,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
 import { registerHttpSecurity } from './platform/http-security.js';
 import { registerJsonBodies } from './platform/json-body.js';
-import { logRequestsOnce, prettyLogStream } from './platform/log-format.js';
+import { OneLinePerRequest, prettyLogStream } from './platform/log-format.js';
 import { describeRoute, namedWildcard, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
       ...(pretty ? { stream: prettyLogStream(deps.logStream) } : deps.logStream ? { stream: deps.logStream } : {}),
     },
-    disableRequestLogging: pretty,
+    ...(pretty ? { logController: new OneLinePerRequest() } : {}),
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -98,7 +98,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
   });
   refuseWhileClosing(app);
-  if (pretty) logRequestsOnce(app);
   // callback style: it runs on every response, and an async hook costs a promise each time
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
