@@ -223,6 +223,12 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
               '(HttpOnly; SameSite=Lax, or SameSite=None; Secure; Partitioned when CORS_ORIGINS lists ' +
               'another site; a browser sends it with credentials: "include").',
           },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'itinera_admin',
+            description: 'The console sign-in (__Host-itinera_admin in production and staging): the dashboards data.',
+          },
           checkoutSessionHeader: {
             type: 'apiKey',
             in: 'header',

@@ -56,6 +56,9 @@ export const refResolver = {
   },
 };
 
+/** `security` of an operation behind the console sign-in (its session cookie, a view_dashboard permission) */
+export const CONSOLE_SESSION: { [scheme: string]: string[] }[] = [{ consoleSession: [] }];
+
 /** `security` of an operation that needs the checkout session: its cookie or its X-Checkout-Session header */
 export const SESSION_REQUIRED: { [scheme: string]: string[] }[] = [
   { checkoutSession: [] },

@@ -4,6 +4,158 @@
  */
 
 export interface paths {
+    "/health-dashboard.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health dashboard data
+         * @description The latest stored health run (null when none in the last day) and every run of the last day.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            latest: {
+                                /** Format: date-time */
+                                finishedAt: string;
+                                checkResults: {
+                                    name: string;
+                                    status: "ok" | "warning" | "failed";
+                                    message?: string;
+                                    meta?: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                            } | null;
+                            history: {
+                                /** Format: date-time */
+                                finishedAt: string;
+                                checkResults: {
+                                    name: string;
+                                    status: "ok" | "warning" | "failed";
+                                    message?: string;
+                                    meta?: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pulse/deployments.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deployments card data
+         * @description The last 20 deployments, newest first; `version` changes when the list may have changed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            version: string;
+                            deployments: {
+                                id: number;
+                                environment: string;
+                                badge: "green" | "yellow" | "blue";
+                                version: string;
+                                commit: string;
+                                build_date: string;
+                                build_id: string | null;
+                                /** Format: date-time */
+                                recorded_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{market}/config": {
         parameters: {
             query?: never;
@@ -4241,6 +4393,329 @@ export interface components {
             }[];
         };
         /**
+         * BalanceDue
+         * @description What remains to pay on a booking and when it is charged.
+         */
+        BalanceDue: {
+            booking_reference: string;
+            departure_date: string;
+            total_price: number;
+            amount_paid: number;
+            balance_due: number;
+            balance_due_date: string | null;
+            /** @description scheduled, retrying, paid or overdue */
+            balance_status: string;
+            currency: string;
+        };
+        /**
+         * BalancePaymentIntent
+         * @description The payment intent of the remaining balance.
+         */
+        BalancePaymentIntent: {
+            payment_intent_id: string;
+            client_secret: string | null;
+            amount: number;
+            currency: string;
+            booking_reference: string;
+            payment_gateway: string;
+        };
+        /**
+         * BalancePayment
+         * @description A confirmed balance payment.
+         */
+        BalancePayment: {
+            booking_reference: string;
+            /** @enum {string} */
+            payment_status: "Succeeded";
+            amount_paid: number;
+            balance_due: number;
+            currency: string;
+        };
+        /**
+         * ConfirmBalanceInput
+         * @description The balance payment intent to confirm.
+         */
+        ConfirmBalanceInput: {
+            payment_intent_id: string;
+        };
+        /**
+         * ProductSummary
+         * @description A product as listings show it.
+         */
+        ProductSummary: {
+            /** @description market-product id */
+            id: number;
+            product_template_id: number;
+            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
+            sku: string;
+            /** @description <lang>_<MARKET> */
+            locale: string;
+            /** @description lists only return active */
+            status: string;
+            sort_order: number;
+            trip_duration_days: number;
+            title: string;
+            subtitle: string;
+            short_description: string;
+            long_description: string;
+            highlights: string[];
+            destination_info: string;
+            /** @description translated slug */
+            url_slug: string;
+            hero_image: string | null;
+            country_name: string;
+            country_slug: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                country: string;
+            }[];
+        };
+        /**
+         * Product
+         * @description A product page: the summary plus its accommodations by tier and the day-by-day itinerary.
+         */
+        Product: {
+            /** @description market-product id */
+            id: number;
+            product_template_id: number;
+            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
+            sku: string;
+            /** @description <lang>_<MARKET> */
+            locale: string;
+            /** @description lists only return active */
+            status: string;
+            sort_order: number;
+            trip_duration_days: number;
+            title: string;
+            subtitle: string;
+            short_description: string;
+            long_description: string;
+            highlights: string[];
+            destination_info: string;
+            /** @description translated slug */
+            url_slug: string;
+            hero_image: string | null;
+            country_name: string;
+            country_slug: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                country: string;
+            }[];
+        } & {
+            /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
+            accommodations: {
+                tier: "selection" | "luxury" | "grand_luxury";
+                tier_label: string;
+                stays: {
+                    /** @description first tour day (night) at the hotel */
+                    day_start: number;
+                    /** @description last tour day (night) at the hotel */
+                    day_end: number;
+                    nights: number;
+                    hotel: {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        city: string | null;
+                        stars: number | null;
+                        image_url: string | null;
+                    };
+                }[];
+            }[];
+            /** @description stops: consecutive days in the same place */
+            itinerary: {
+                city: string | null;
+                day_start: number;
+                day_end: number;
+                days: {
+                    day_number: number;
+                    title: string;
+                    description: string;
+                    city: string | null;
+                    /** @description ordered by tier: included, extra, substitution */
+                    activities: {
+                        /** @description activity id */
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        tier: "included" | "extra" | "substitution";
+                        tier_label: string;
+                        image_url: string | null;
+                        city: string | null;
+                        reasons: string[] | null;
+                        amenities: {
+                            icon: string;
+                            label: string;
+                            description: string;
+                        }[] | null;
+                    }[];
+                }[];
+            }[];
+        };
+        /**
+         * ProductListing
+         * @description The market's published products in one language.
+         */
+        ProductListing: {
+            data: components["schemas"]["ProductSummary"][];
+            meta: {
+                market: string;
+                locale: string;
+            };
+        };
+        /**
+         * LeadingPrice
+         * @description A product's lowest bookable price per person.
+         */
+        LeadingPrice: {
+            product_by_market_id: number;
+            price_from: string | null;
+            /** @description currency code of the market */
+            currency: string;
+            /** @description number of bookable offers */
+            offers_count: number;
+        };
+        /**
+         * Configurator
+         * @description A product's departure dates and prices by month, room types and labels (the checkout's offerId).
+         */
+        Configurator: {
+            product_id: number;
+            departure_airports: {
+                iata_code: string;
+                city: string;
+            }[];
+            months: {
+                year: number;
+                month: number;
+                /** @description month name in the request language */
+                label: string;
+                min_price: string;
+                min_price_per_person: string;
+                dates: {
+                    offer_id: number;
+                    /** @description YYYY-MM-DD */
+                    date: string;
+                    day_label: string;
+                    /** @description total for the offer pax_count travellers */
+                    price: string;
+                    price_per_person: string;
+                    /** @description the remaining allotment still fits pax_count travellers */
+                    available: boolean;
+                    departure_airport: string;
+                }[];
+            }[];
+            room_types: {
+                code: string;
+                label: string;
+            }[];
+            labels: {
+                information: string;
+                origin: string;
+                travelers: string;
+                rooms: string;
+                choose_date: string;
+                configure_trip: string;
+                help_text: string;
+                per_person: string;
+            };
+            currency: {
+                code: string;
+                symbol: string;
+            };
+        };
+        /**
+         * ProductPreview
+         * @description A product of any status but archived, with its leading price and configurator.
+         */
+        ProductPreview: ({
+            /** @description market-product id */
+            id: number;
+            product_template_id: number;
+            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
+            sku: string;
+            /** @description <lang>_<MARKET> */
+            locale: string;
+            /** @description lists only return active */
+            status: string;
+            sort_order: number;
+            trip_duration_days: number;
+            title: string;
+            subtitle: string;
+            short_description: string;
+            long_description: string;
+            highlights: string[];
+            destination_info: string;
+            /** @description translated slug */
+            url_slug: string;
+            hero_image: string | null;
+            country_name: string;
+            country_slug: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                country: string;
+            }[];
+        } & {
+            /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
+            accommodations: {
+                tier: "selection" | "luxury" | "grand_luxury";
+                tier_label: string;
+                stays: {
+                    /** @description first tour day (night) at the hotel */
+                    day_start: number;
+                    /** @description last tour day (night) at the hotel */
+                    day_end: number;
+                    nights: number;
+                    hotel: {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        city: string | null;
+                        stars: number | null;
+                        image_url: string | null;
+                    };
+                }[];
+            }[];
+            /** @description stops: consecutive days in the same place */
+            itinerary: {
+                city: string | null;
+                day_start: number;
+                day_end: number;
+                days: {
+                    day_number: number;
+                    title: string;
+                    description: string;
+                    city: string | null;
+                    /** @description ordered by tier: included, extra, substitution */
+                    activities: {
+                        /** @description activity id */
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        tier: "included" | "extra" | "substitution";
+                        tier_label: string;
+                        image_url: string | null;
+                        city: string | null;
+                        reasons: string[] | null;
+                        amenities: {
+                            icon: string;
+                            label: string;
+                            description: string;
+                        }[] | null;
+                    }[];
+                }[];
+            }[];
+        }) & {
+            leading_price: components["schemas"]["LeadingPrice"];
+            configurator: components["schemas"]["Configurator"];
+        };
+        /**
          * ContactInput
          * @description The booking contact; every field is required (checked by the checkout, 422 per missing field).
          */
@@ -4618,453 +5093,6 @@ export interface components {
             travelers: components["schemas"]["TravelerInput"][];
         };
         /**
-         * FlightCard
-         * @description One flight card (an outbound or inbound option) of a search or of the cache.
-         */
-        FlightCard: {
-            id: string;
-            /** @description pairs outbound and inbound cards of one fare */
-            fareId: string;
-            departureTime: string;
-            arrivalTime: string;
-            /** @description minutes */
-            duration: number;
-            stops: number;
-            departure_date: string;
-            departure_airport: string;
-            arrival_airport: string;
-            flight_numbers: string[];
-            airlines: {
-                code: string;
-                name: string;
-            }[];
-            stopover_airports: string[];
-            arrivalDayOffset: number;
-            baggage_included: boolean;
-            /** @description economy: fare total for all passengers */
-            price?: number;
-            /** @description business: tour price with this fare */
-            finalPrice?: number;
-            /** @description business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper) */
-            extraPrice?: number;
-        };
-        /**
-         * EconomyFlightSearch
-         * @description Live economy re-pricing of the offer: whether flights were found and the price changed.
-         */
-        EconomyFlightSearch: {
-            has_flights: boolean;
-            price_changed: boolean;
-            /** @enum {boolean} */
-            fallback?: true;
-            original_price?: number;
-            new_price?: number;
-        };
-        /**
-         * BusinessFlightSearch
-         * @description Business fares of the offer, priced live.
-         */
-        BusinessFlightSearch: {
-            offer_id: number;
-            tour_name: string | null;
-            outbound_options: components["schemas"]["FlightCard"][];
-            inbound_options: components["schemas"]["FlightCard"][];
-            /** @enum {string} */
-            cabinClass: "BUSINESS";
-            has_flights: boolean;
-            /** @enum {string} */
-            source_type: "live_search";
-            original_final_price: number;
-            pax_count: number;
-            /** @description provider flow id */
-            apihubflowid: string;
-            /** @enum {boolean} */
-            fallback?: true;
-        };
-        /**
-         * CachedFlights
-         * @description The flight cards cached with the offer.
-         */
-        CachedFlights: {
-            offer_id: number;
-            tour_name: string | null;
-            final_price: number;
-            /** @enum {string} */
-            cabinClass: "ECONOMY";
-            /** @enum {string} */
-            source_type: "cache";
-            has_flights: boolean;
-            outbound_options: components["schemas"]["FlightCard"][];
-            inbound_options: components["schemas"]["FlightCard"][];
-        };
-        /**
-         * FlightSelectionInput
-         * @description The flight selection: cabin class and, for BUSINESS, the chosen fare.
-         */
-        FlightSelectionInput: {
-            /** @enum {unknown} */
-            cabin_class: "ECONOMY" | "BUSINESS";
-            outbound?: {
-                /** Format: date */
-                departure_date?: string;
-                departure_time?: string;
-                arrival_time?: string;
-                departure_airport?: string;
-                arrival_airport?: string;
-                flight_numbers?: string[];
-                airlines?: (string | {
-                    code: string;
-                    name: string;
-                })[];
-                stops?: number;
-                stopover_airports?: string[];
-                arrivalDayOffset?: number;
-            } | null;
-            inbound?: {
-                /** Format: date */
-                departure_date?: string;
-                departure_time?: string;
-                arrival_time?: string;
-                departure_airport?: string;
-                arrival_airport?: string;
-                flight_numbers?: string[];
-                airlines?: (string | {
-                    code: string;
-                    name: string;
-                })[];
-                stops?: number;
-                stopover_airports?: string[];
-                arrivalDayOffset?: number;
-            } | null;
-            business_extra_price_per_person?: number | null;
-            fare_id?: string | null;
-            /** @default true */
-            advance?: boolean;
-        };
-        /**
-         * BalanceDue
-         * @description What remains to pay on a booking and when it is charged.
-         */
-        BalanceDue: {
-            booking_reference: string;
-            departure_date: string;
-            total_price: number;
-            amount_paid: number;
-            balance_due: number;
-            balance_due_date: string | null;
-            /** @description scheduled, retrying, paid or overdue */
-            balance_status: string;
-            currency: string;
-        };
-        /**
-         * BalancePaymentIntent
-         * @description The payment intent of the remaining balance.
-         */
-        BalancePaymentIntent: {
-            payment_intent_id: string;
-            client_secret: string | null;
-            amount: number;
-            currency: string;
-            booking_reference: string;
-            payment_gateway: string;
-        };
-        /**
-         * BalancePayment
-         * @description A confirmed balance payment.
-         */
-        BalancePayment: {
-            booking_reference: string;
-            /** @enum {string} */
-            payment_status: "Succeeded";
-            amount_paid: number;
-            balance_due: number;
-            currency: string;
-        };
-        /**
-         * ConfirmBalanceInput
-         * @description The balance payment intent to confirm.
-         */
-        ConfirmBalanceInput: {
-            payment_intent_id: string;
-        };
-        /**
-         * ProductSummary
-         * @description A product as listings show it.
-         */
-        ProductSummary: {
-            /** @description market-product id */
-            id: number;
-            product_template_id: number;
-            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-            sku: string;
-            /** @description <lang>_<MARKET> */
-            locale: string;
-            /** @description lists only return active */
-            status: string;
-            sort_order: number;
-            trip_duration_days: number;
-            title: string;
-            subtitle: string;
-            short_description: string;
-            long_description: string;
-            highlights: string[];
-            destination_info: string;
-            /** @description translated slug */
-            url_slug: string;
-            hero_image: string | null;
-            country_name: string;
-            country_slug: string;
-            departure_airports: {
-                iata_code: string;
-                name: string;
-                city: string;
-                country: string;
-            }[];
-        };
-        /**
-         * Product
-         * @description A product page: the summary plus its accommodations by tier and the day-by-day itinerary.
-         */
-        Product: {
-            /** @description market-product id */
-            id: number;
-            product_template_id: number;
-            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-            sku: string;
-            /** @description <lang>_<MARKET> */
-            locale: string;
-            /** @description lists only return active */
-            status: string;
-            sort_order: number;
-            trip_duration_days: number;
-            title: string;
-            subtitle: string;
-            short_description: string;
-            long_description: string;
-            highlights: string[];
-            destination_info: string;
-            /** @description translated slug */
-            url_slug: string;
-            hero_image: string | null;
-            country_name: string;
-            country_slug: string;
-            departure_airports: {
-                iata_code: string;
-                name: string;
-                city: string;
-                country: string;
-            }[];
-        } & {
-            /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
-            accommodations: {
-                tier: "selection" | "luxury" | "grand_luxury";
-                tier_label: string;
-                stays: {
-                    /** @description first tour day (night) at the hotel */
-                    day_start: number;
-                    /** @description last tour day (night) at the hotel */
-                    day_end: number;
-                    nights: number;
-                    hotel: {
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        city: string | null;
-                        stars: number | null;
-                        image_url: string | null;
-                    };
-                }[];
-            }[];
-            /** @description stops: consecutive days in the same place */
-            itinerary: {
-                city: string | null;
-                day_start: number;
-                day_end: number;
-                days: {
-                    day_number: number;
-                    title: string;
-                    description: string;
-                    city: string | null;
-                    /** @description ordered by tier: included, extra, substitution */
-                    activities: {
-                        /** @description activity id */
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        tier: "included" | "extra" | "substitution";
-                        tier_label: string;
-                        image_url: string | null;
-                        city: string | null;
-                        reasons: string[] | null;
-                        amenities: {
-                            icon: string;
-                            label: string;
-                            description: string;
-                        }[] | null;
-                    }[];
-                }[];
-            }[];
-        };
-        /**
-         * ProductListing
-         * @description The market's published products in one language.
-         */
-        ProductListing: {
-            data: components["schemas"]["ProductSummary"][];
-            meta: {
-                market: string;
-                locale: string;
-            };
-        };
-        /**
-         * LeadingPrice
-         * @description A product's lowest bookable price per person.
-         */
-        LeadingPrice: {
-            product_by_market_id: number;
-            price_from: string | null;
-            /** @description currency code of the market */
-            currency: string;
-            /** @description number of bookable offers */
-            offers_count: number;
-        };
-        /**
-         * Configurator
-         * @description A product's departure dates and prices by month, room types and labels (the checkout's offerId).
-         */
-        Configurator: {
-            product_id: number;
-            departure_airports: {
-                iata_code: string;
-                city: string;
-            }[];
-            months: {
-                year: number;
-                month: number;
-                /** @description month name in the request language */
-                label: string;
-                min_price: string;
-                min_price_per_person: string;
-                dates: {
-                    offer_id: number;
-                    /** @description YYYY-MM-DD */
-                    date: string;
-                    day_label: string;
-                    /** @description total for the offer pax_count travellers */
-                    price: string;
-                    price_per_person: string;
-                    /** @description the remaining allotment still fits pax_count travellers */
-                    available: boolean;
-                    departure_airport: string;
-                }[];
-            }[];
-            room_types: {
-                code: string;
-                label: string;
-            }[];
-            labels: {
-                information: string;
-                origin: string;
-                travelers: string;
-                rooms: string;
-                choose_date: string;
-                configure_trip: string;
-                help_text: string;
-                per_person: string;
-            };
-            currency: {
-                code: string;
-                symbol: string;
-            };
-        };
-        /**
-         * ProductPreview
-         * @description A product of any status but archived, with its leading price and configurator.
-         */
-        ProductPreview: ({
-            /** @description market-product id */
-            id: number;
-            product_template_id: number;
-            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-            sku: string;
-            /** @description <lang>_<MARKET> */
-            locale: string;
-            /** @description lists only return active */
-            status: string;
-            sort_order: number;
-            trip_duration_days: number;
-            title: string;
-            subtitle: string;
-            short_description: string;
-            long_description: string;
-            highlights: string[];
-            destination_info: string;
-            /** @description translated slug */
-            url_slug: string;
-            hero_image: string | null;
-            country_name: string;
-            country_slug: string;
-            departure_airports: {
-                iata_code: string;
-                name: string;
-                city: string;
-                country: string;
-            }[];
-        } & {
-            /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
-            accommodations: {
-                tier: "selection" | "luxury" | "grand_luxury";
-                tier_label: string;
-                stays: {
-                    /** @description first tour day (night) at the hotel */
-                    day_start: number;
-                    /** @description last tour day (night) at the hotel */
-                    day_end: number;
-                    nights: number;
-                    hotel: {
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        city: string | null;
-                        stars: number | null;
-                        image_url: string | null;
-                    };
-                }[];
-            }[];
-            /** @description stops: consecutive days in the same place */
-            itinerary: {
-                city: string | null;
-                day_start: number;
-                day_end: number;
-                days: {
-                    day_number: number;
-                    title: string;
-                    description: string;
-                    city: string | null;
-                    /** @description ordered by tier: included, extra, substitution */
-                    activities: {
-                        /** @description activity id */
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        tier: "included" | "extra" | "substitution";
-                        tier_label: string;
-                        image_url: string | null;
-                        city: string | null;
-                        reasons: string[] | null;
-                        amenities: {
-                            icon: string;
-                            label: string;
-                            description: string;
-                        }[] | null;
-                    }[];
-                }[];
-            }[];
-        }) & {
-            leading_price: components["schemas"]["LeadingPrice"];
-            configurator: components["schemas"]["Configurator"];
-        };
-        /**
          * Region
          * @description A region with its countries and experiences.
          */
@@ -5290,6 +5318,130 @@ export interface components {
                 /** @description Default: en "Subscribe", es "Suscribirme", ca "Subscriu-m'hi", de "Abonnieren", fr "S'abonner", it "Iscriviti"; other languages use en. */
                 newsletter_button_text: string;
             };
+        };
+        /**
+         * FlightCard
+         * @description One flight card (an outbound or inbound option) of a search or of the cache.
+         */
+        FlightCard: {
+            id: string;
+            /** @description pairs outbound and inbound cards of one fare */
+            fareId: string;
+            departureTime: string;
+            arrivalTime: string;
+            /** @description minutes */
+            duration: number;
+            stops: number;
+            departure_date: string;
+            departure_airport: string;
+            arrival_airport: string;
+            flight_numbers: string[];
+            airlines: {
+                code: string;
+                name: string;
+            }[];
+            stopover_airports: string[];
+            arrivalDayOffset: number;
+            baggage_included: boolean;
+            /** @description economy: fare total for all passengers */
+            price?: number;
+            /** @description business: tour price with this fare */
+            finalPrice?: number;
+            /** @description business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper) */
+            extraPrice?: number;
+        };
+        /**
+         * EconomyFlightSearch
+         * @description Live economy re-pricing of the offer: whether flights were found and the price changed.
+         */
+        EconomyFlightSearch: {
+            has_flights: boolean;
+            price_changed: boolean;
+            /** @enum {boolean} */
+            fallback?: true;
+            original_price?: number;
+            new_price?: number;
+        };
+        /**
+         * BusinessFlightSearch
+         * @description Business fares of the offer, priced live.
+         */
+        BusinessFlightSearch: {
+            offer_id: number;
+            tour_name: string | null;
+            outbound_options: components["schemas"]["FlightCard"][];
+            inbound_options: components["schemas"]["FlightCard"][];
+            /** @enum {string} */
+            cabinClass: "BUSINESS";
+            has_flights: boolean;
+            /** @enum {string} */
+            source_type: "live_search";
+            original_final_price: number;
+            pax_count: number;
+            /** @description provider flow id */
+            apihubflowid: string;
+            /** @enum {boolean} */
+            fallback?: true;
+        };
+        /**
+         * CachedFlights
+         * @description The flight cards cached with the offer.
+         */
+        CachedFlights: {
+            offer_id: number;
+            tour_name: string | null;
+            final_price: number;
+            /** @enum {string} */
+            cabinClass: "ECONOMY";
+            /** @enum {string} */
+            source_type: "cache";
+            has_flights: boolean;
+            outbound_options: components["schemas"]["FlightCard"][];
+            inbound_options: components["schemas"]["FlightCard"][];
+        };
+        /**
+         * FlightSelectionInput
+         * @description The flight selection: cabin class and, for BUSINESS, the chosen fare.
+         */
+        FlightSelectionInput: {
+            /** @enum {unknown} */
+            cabin_class: "ECONOMY" | "BUSINESS";
+            outbound?: {
+                /** Format: date */
+                departure_date?: string;
+                departure_time?: string;
+                arrival_time?: string;
+                departure_airport?: string;
+                arrival_airport?: string;
+                flight_numbers?: string[];
+                airlines?: (string | {
+                    code: string;
+                    name: string;
+                })[];
+                stops?: number;
+                stopover_airports?: string[];
+                arrivalDayOffset?: number;
+            } | null;
+            inbound?: {
+                /** Format: date */
+                departure_date?: string;
+                departure_time?: string;
+                arrival_time?: string;
+                departure_airport?: string;
+                arrival_airport?: string;
+                flight_numbers?: string[];
+                airlines?: (string | {
+                    code: string;
+                    name: string;
+                })[];
+                stops?: number;
+                stopover_airports?: string[];
+                arrivalDayOffset?: number;
+            } | null;
+            business_extra_price_per_person?: number | null;
+            fare_id?: string | null;
+            /** @default true */
+            advance?: boolean;
         };
         /**
          * LeadInput

@@ -7,6 +7,7 @@ import { guard, pageOf, sendPage } from '../../console/http.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
+import { CONSOLE_SESSION } from '../../platform/openapi.js';
 import { LoginThrottle } from '../../platform/rate-limit.js';
 import { sharedCounter } from '../ops/alerts.js';
 import { registerBusinessMetrics } from './business-metrics.js';
@@ -141,7 +142,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     done();
   });
 
-  // console pages and their data, behind the console sign-in: not part of the API document
+  // behind the console sign-in; the HTML pages are not part of the API document, their data is
   const page = { preHandler: guard(ctx, 'view_dashboard'), config: { unrecorded: true } };
   const denied = { 401: ErrorBody, 403: ErrorBody };
 
@@ -168,7 +169,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
-        hide: true,
+        security: CONSOLE_SESSION,
         tags: ['ops'],
         summary: 'Health dashboard data',
         description: 'The latest stored health run (null when none in the last day) and every run of the last day.',
@@ -210,7 +211,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
-        hide: true,
+        security: CONSOLE_SESSION,
         tags: ['ops'],
         summary: 'Deployments card data',
         description: 'The last 20 deployments, newest first; `version` changes when the list may have changed.',
