@@ -4,6 +4,11 @@
 // checked against them (a setting read into the wrong type or left out stops the boot too).
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import {
+  type CancellationStep,
+  DEFAULT_CANCELLATION_POLICY,
+  parsePolicy,
+} from './modules/bookings/cancellation-rules.js';
 
 export const AppEnvSchema = Type.Union([
   Type.Literal('development'),
@@ -167,6 +172,15 @@ export const ConfigSchema = Type.Object({
   dashboard: Type.Object({ user: Type.String(), password: Type.String() }),
   /** Balance payments: due BALANCE_DUE_DAYS before departure, collected off-session. */
   balance: Type.Object({ dueDays: Type.Integer() }),
+  /**
+   * Cancellations: the policy used when a market product has none of its own, as
+   * `days:percent` steps (CANCELLATION_POLICY, default 60:10,30:30,15:60,0:100).
+   */
+  cancellation: Type.Object({
+    defaultPolicy: Type.Unsafe<CancellationStep[]>(
+      Type.Array(Type.Object({ days_before_departure: Type.Integer(), fee_percent: Type.Number() })),
+    ),
+  }),
   /** Customer e-mails: the outbox is delivered over SMTP_URL; without it mails stay in the outbox. */
   mail: Type.Object({ smtpUrl: Type.Optional(Type.String()), from: Type.String() }),
   /** the back-office console at /admin: session lifetimes */
@@ -213,6 +227,14 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function policy(env: Env, name: string, fallback: string): CancellationStep[] {
+  try {
+    return parsePolicy(env[name] || fallback);
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -451,6 +473,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
     balance: { dueDays: int(env, 'BALANCE_DUE_DAYS', 60, 0, 365) },
+    cancellation: { defaultPolicy: policy(env, 'CANCELLATION_POLICY', DEFAULT_CANCELLATION_POLICY) },
     mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },
     admin: {
       sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),
