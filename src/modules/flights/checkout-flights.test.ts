@@ -534,7 +534,9 @@ describe('rate limits', () => {
     for (let i = 0; i < 5; i++) expect((await from('203.0.113.9', economy)).statusCode).toBe(200);
     const refused = await from('203.0.113.9', economy);
     expect(refused.statusCode).toBe(429);
-    expect(refused.headers['retry-after']).toBe('60');
+    // the window's rest: 60 s in process, the key's real time-to-live with Redis (a second or two less on a loaded machine)
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(55);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
     expect((await from('203.0.113.10', economy)).statusCode).toBe(200);
 
