@@ -42,7 +42,12 @@ describe('flight provider settings', () => {
 describe('hardening settings', () => {
   it('has public-write limits, abandoned-checkout retention and the health cache age by default', () => {
     const c = loadConfig({});
-    expect(c.writeLimits).toEqual({ checkoutStartsPerIp: 20, checkoutStartsPerVisitor: 6, publicWritesPerMinute: 120 });
+    expect(c.writeLimits).toEqual({
+      checkoutStartsPerIp: 20,
+      checkoutStartsPerVisitor: 6,
+      publicWritesPerMinute: 120,
+      confirmationLookupsPerMinute: 20,
+    });
     expect(c.checkout.abandonedRetentionDays).toBe(90);
     expect(c.health.maxAgeSeconds).toBe(60);
     expect(() => loadConfig({ RATE_LIMIT_PUBLIC_WRITES: '0' })).toThrow(/RATE_LIMIT_PUBLIC_WRITES/);
@@ -112,6 +117,7 @@ describe('deadlines', () => {
   it('has a default for every outside call and the shutdown grace period, each configurable', () => {
     expect(loadConfig({}).limits).toEqual({
       dbStatementTimeoutMs: 60_000,
+      dbRequestStatementTimeoutMs: 5_000,
       dbAcquireTimeoutMs: 5_000,
       dbBootRetrySeconds: 30,
       redisConnectTimeoutMs: 2_000,
