@@ -15,7 +15,7 @@ import { textLanguages } from '../catalog/rules.js';
 import * as checkout from '../checkout/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
 import * as flights from '../flights/repository.js';
-import type { FlightLeg, FlightSegment } from '../flights/rules.js';
+import { type FlightLeg, type FlightSegment, legTotalCents } from '../flights/rules.js';
 import { marketDefaultLanguage } from '../markets/repository.js';
 import * as payments from '../payments/repository.js';
 import type { Quote } from '../payments/rules.js';
@@ -96,7 +96,7 @@ async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number, lan
       origin_airport: airport(l.origin),
       destination_airport: airport(l.destination),
       pax_count: pax,
-      total_price: centsToNumber(toCents(l.fare_price) * pax),
+      total_price: centsToNumber(legTotalCents(l, pax)),
     })),
   };
 }

@@ -118,6 +118,7 @@ describe('leg job outcomes', () => {
   it('releases a leg without a matching fare for 300 s once, then fails it with the metadata', async () => {
     const selection = paidSelection();
     selection.legs[0].fare_price += 5; // the visitor's price no longer exists
+    selection.legs[0].fare_total_cents! += 1_000;
     const b = await inProgress({ selection });
     const { bookLeg } = flightJobs(t.app.ctx);
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({

@@ -42,6 +42,7 @@ async function movedSelection(): Promise<StoredFlightSelection> {
     '2026-10-01',
   );
   selection.legs[0].fare_price = Math.round((selection.legs[0].fare_price - 5) * 100) / 100;
+  selection.legs[0].fare_total_cents = selection.legs[0].fare_total_cents! - 1_000;
   return selection;
 }
 
