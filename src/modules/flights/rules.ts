@@ -188,6 +188,20 @@ function sameNumbers(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
+/** Whether a fare flies exactly these outbound and inbound flight numbers. */
+export function sameFlights(
+  fare: { legs: Pick<FareLeg, 'flightNumbers'>[] },
+  numbers: { outbound: string[]; inbound: string[] },
+): boolean {
+  const [out, back] = fare.legs;
+  return (
+    !!out &&
+    !!back &&
+    sameNumbers(out.flightNumbers, numbers.outbound) &&
+    sameNumbers(back.flightNumbers, numbers.inbound)
+  );
+}
+
 /**
  * What the leg's fare costs for `pax` passengers, in cents: the exact total the price was built
  * on when it was searched for that party, else the per-person fare times the passengers.
