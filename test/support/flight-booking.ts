@@ -78,6 +78,8 @@ export async function insertPaidBooking(
     selection?: StoredFlightSelection;
     /** the travelers' birth dates (adults of 1985 by default) */
     birthDates?: string[];
+    /** the travelers' last names (Garcia by default) */
+    lastNames?: string[];
     currency?: string;
   } = {},
 ): Promise<{ id: number; reference: string }> {
@@ -114,7 +116,7 @@ export async function insertPaidBooking(
         title: i === 0 ? 'ms' : 'mr',
         gender: i === 0 ? 'f' : 'm',
         firstName: i === 0 ? 'Ana' : `Traveler ${String.fromCharCode(65 + i)}`,
-        lastName: 'Garcia',
+        lastName: opts.lastNames?.[i] ?? 'Garcia',
         nationality: 'ES',
         passportNumber: `X00${i}`,
         passportExpiry: '2032-01-01',

@@ -98,13 +98,25 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'Record the succeeded balance payment intent (signed pay link)',
           params: Params,
           querystring: Signed,
-          body: Type.Object({ payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }) }),
+          description:
+            "With the sandbox gateway, payment_method takes Stripe's test methods (default pm_card_visa; " +
+            'pm_card_chargeDeclined: 402 payment_not_succeeded, confirm again with another). With Stripe, ' +
+            'the page confirms with Stripe.js first; payment_method is optional and confirms server-side.',
+          body: Type.Object({
+            payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+            payment_method: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 255, description: 'payment method id, e.g. pm_card_visa' }),
+            ),
+          }),
           response: { 200: ok(Paid), 402: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody, 502: ErrorBody },
         },
       },
       async (request) => {
         const [market, reference, expires, signature] = args(request);
-        const { payment_intent_id } = request.body as { payment_intent_id: string };
+        const { payment_intent_id, payment_method } = request.body as {
+          payment_intent_id: string;
+          payment_method?: string;
+        };
         return {
           success: true,
           data: await confirmBalancePayment(
@@ -115,6 +127,7 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
             payment_intent_id,
             expires,
             signature,
+            payment_method,
           ),
         };
       },

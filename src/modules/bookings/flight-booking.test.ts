@@ -165,6 +165,18 @@ describe('leg job outcomes', () => {
     });
   });
 
+  it('a traveler named Pricechange shows a price change at booking, as a demo selects it', async () => {
+    const b = await inProgress({ lastNames: ['Garcia', 'Pricechange'] });
+    const { bookLeg } = flightJobs(t.app.ctx);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(3))).toMatchObject({ kind: 'fail' });
+    expect(await statusOf(b.id)).toBe('flight_booking_failed');
+    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+      sub_type: 'price_change',
+      percentage_change: 10,
+      leg_index: 0,
+    });
+  });
+
   it('records verify and booking failures with the fare id; validation fails at once', async () => {
     const { bookLeg } = flightJobs(t.app.ctx);
     const b1 = await inProgress();

@@ -238,7 +238,13 @@ export const SANDBOX_TEST_METHODS: Record<string, string> = {
   pm_card_mastercard: 'succeeded',
   pm_card_chargeDeclined: 'requires_payment_method',
   pm_card_authenticationRequired: 'requires_action',
+  // Stripe's card that attaches to the customer but whose later charges fail: the demo's deposit
+  // succeeds and saves it, the balance charge is declined
+  pm_card_chargeCustomerFail: 'succeeded',
 };
+
+/** Sandbox methods whose off-session charges (the balance) are declined. */
+const DECLINED_OFF_SESSION = ['pm_card_chargeDeclined', 'pm_card_chargeCustomerFail'];
 
 /**
  * Demo gateway (no Stripe key, not production): intents live in `sandbox_payment_intents`; a
@@ -318,7 +324,8 @@ export class SandboxGateway implements PaymentGateway {
   async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
     const id = `pi_sandbox_${createHash('sha256').update(req.idempotencyKey).digest('hex').slice(0, 24)}`;
     const test = Object.keys(SANDBOX_TEST_METHODS).find((m) => req.paymentMethodId.startsWith(m)) ?? 'pm_card_visa';
-    const status = SANDBOX_TEST_METHODS[test] === 'succeeded' ? 'succeeded' : 'requires_payment_method';
+    const declined = DECLINED_OFF_SESSION.includes(test);
+    const status = SANDBOX_TEST_METHODS[test] === 'succeeded' && !declined ? 'succeeded' : 'requires_payment_method';
     await this.database.db
       .insert(sandboxPaymentIntents)
       .values({
