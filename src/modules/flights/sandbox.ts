@@ -106,7 +106,8 @@ export function sandboxFares(req: FlightSearchRequest): Fare[] {
     if (req.cabin === 'BUSINESS') perPerson = Math.floor(perPerson * 3.2);
     const legs = req.legs.map((l) => fareLeg(rand, l.origin, l.destination, l.date, oneWay));
     fares.push({
-      id: `SBX.${encode({ r: req, i } satisfies FareKey)}`,
+      // the travelers' types change no sandbox fare: the same flights keep the same id
+      id: `SBX.${encode({ r: moved ? req : { ...req, passengers: undefined }, i } satisfies FareKey)}`,
       cabin: req.cabin,
       totalCents: perPerson * req.pax + Math.floor(rand() * 2),
       currency: req.currency,

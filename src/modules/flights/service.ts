@@ -152,7 +152,7 @@ export class FlightCheckoutService {
         cents += fare.totalCents;
       } else {
         legs.push({ ...cached, leg_index: legIndex, cabin_class: 'ECONOMY' });
-        cents += toCents(cached.fare_price) * pax;
+        cents += legTotalCents(cached, pax);
       }
     }
     return { legs, cents };
