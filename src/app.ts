@@ -7,10 +7,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
+import { consoleSignIn } from './console/http.js';
+import { consoleRoutes } from './console/routes.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
-import { consoleSignIn } from './modules/admin/console.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
@@ -33,6 +34,7 @@ import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
+import { notificationConsoleRoutes } from './modules/notifications/console.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -165,7 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await leadRoutes(app, ctx);
   await opsRoutes(app, ctx);
   // the back-office console; each module's pages join its scope (add yours to the list)
-  await adminConsoleRoutes(app, ctx, [
+  await consoleRoutes(app, ctx, [
+    notificationConsoleRoutes,
     bookingConsoleRoutes,
     leadConsoleRoutes,
     subscriberConsoleRoutes,
@@ -176,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     contentConsoleRoutes,
     mediaConsoleRoutes,
     supplyTextsConsoleRoutes,
+    adminConsoleRoutes,
   ]);
 
   return app as unknown as App;

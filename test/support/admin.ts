@@ -1,7 +1,7 @@
 // Signed-in console sessions for HTTP tests: an admin user with the given roles or permissions
 // and a session made by the real service (no password round trip per test).
 import type { App } from '../../src/app.js';
-import { sessionCookieName } from '../../src/modules/admin/console.js';
+import { sessionCookieName } from '../../src/console/http.js';
 import type { Permission } from '../../src/modules/admin/permissions.js';
 import { insertRole, setRolePermissions } from '../../src/modules/admin/repository.js';
 import { createAdminUser, startSession } from '../../src/modules/admin/service.js';

@@ -1,5 +1,5 @@
 // Tables of the back-office console (migration range 0700): admin users, their roles and the
-// roles' permissions, server-side sessions, the audit log and per-user notification reads.
+// roles' permissions, server-side sessions and the audit log.
 
 import { sql } from 'drizzle-orm';
 import {
@@ -15,7 +15,6 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
-import { adminNotifications } from './flights.js';
 
 export const adminUsers = pgTable(
   'admin_users',
@@ -105,19 +104,4 @@ export const adminAuditLog = pgTable(
     index('admin_audit_log_created').on(t.createdAt),
     index('admin_audit_log_resource').on(t.resourceType, t.resourceId),
   ],
-);
-
-/** Which admin user has read which in-app notification (read state is per user). */
-export const adminNotificationReads = pgTable(
-  'admin_notification_reads',
-  {
-    notificationId: integer('notification_id')
-      .notNull()
-      .references(() => adminNotifications.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => adminUsers.id, { onDelete: 'cascade' }),
-    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.notificationId] })],
 );

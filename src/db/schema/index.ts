@@ -1,5 +1,6 @@
 export * from './admin.js';
 export * from './balance.js';
+export * from './bookings.js';
 export * from './catalog.js';
 export * from './checkout.js';
 export * from './content.js';
@@ -11,6 +12,7 @@ export * from './marketing.js';
 export * from './media.js';
 export * from './monitoring.js';
 export * from './newsletter.js';
+export * from './notifications.js';
 export * from './offer-rules.js';
 export * from './ops.js';
 export * from './payments.js';

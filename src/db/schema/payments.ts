@@ -1,6 +1,8 @@
 // Tables of the payments module (migration range 0600-0629): seat holds from payment intent to
-// payment, processed webhook events, and the sandbox gateway's own intents (embedded demo).
-import { index, integer, jsonb, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
+// payment, processed webhook events, the sandbox gateway's own intents (embedded demo), and the
+// payments themselves (booking_payments, created in the flights range 0350-0399).
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, numeric, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { bookings } from './checkout.js';
 import { timestamps } from './columns.js';
 
@@ -45,3 +47,38 @@ export const sandboxPaymentIntents = pgTable('sandbox_payment_intents', {
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
   ...timestamps,
 });
+
+/** Payment intents made for a booking's deposit (one per amount; confirm looks them up). */
+export const bookingPayments = pgTable(
+  'booking_payments',
+  {
+    id: serial('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    intentId: varchar('intent_id', { length: 255 }).notNull(),
+    gatewayCode: varchar('gateway_code', { length: 50 }).notNull(),
+    methodCode: varchar('method_code', { length: 50 }).notNull(),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    totalPrice: numeric('total_price', { precision: 12, scale: 2 }).notNull(),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    status: varchar('status', { length: 30 }).notNull(),
+    /** the frozen quote (migration 0600): totals, selection fingerprint and the session state to finalize */
+    quote: jsonb('quote').$type<Record<string, unknown> | null>(),
+    fingerprint: varchar('fingerprint', { length: 64 }),
+    /** sha256 of the checkout session token that made the intent (idempotent confirm after the session ends) */
+    sessionId: varchar('session_id', { length: 64 }),
+    /** the gateway's customer the card is saved to, and the saved payment method after success */
+    customerId: varchar('customer_id', { length: 255 }),
+    paymentMethodId: varchar('payment_method_id', { length: 255 }),
+    /** the confirm answer, stored by the finalization that paid the booking */
+    confirmation: jsonb('confirmation').$type<Record<string, unknown> | null>(),
+    finalizedAt: timestamp('finalized_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('booking_payments_intent').on(t.intentId),
+    index('booking_payments_booking').on(t.bookingId),
+    index('booking_payments_open').on(t.createdAt).where(sql`finalized_at IS NULL`),
+  ],
+);

@@ -1,9 +1,10 @@
-// Pages of the admin module: home, notifications, admin users, roles, API tokens, audit log.
+// Pages of the admin module: home, admin users, roles, API tokens, audit log.
+
+import { navigationFor } from '../../console/navigation.js';
+import { badge, csrfField, layout, notice, type PageContext, pager, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { navigationFor } from './navigation.js';
 import { adminResources, allPermissions, type ResourceName } from './permissions.js';
 import type { AuditRow } from './repository.js';
-import { badge, csrfField, layout, notice, type PageContext, pager, when } from './views.js';
 
 export function homePage(p: PageContext): string {
   const items = navigationFor(p.actor.grant);
@@ -13,37 +14,6 @@ export function homePage(p: PageContext): string {
     html`<h1>Welcome, ${p.actor.name}</h1><div class="grid">${items.map(
       (i) => html`<a class="card" href="${i.href}">${i.label}</a>`,
     )}</div>${items.length === 0 ? html`<p class="muted">Your roles give you no page yet. Ask an administrator.</p>` : ''}`,
-  );
-}
-
-export interface NotificationView {
-  id: number;
-  type: string;
-  title: string;
-  message: string;
-  createdAt: Date;
-  readAt: Date | null;
-  bookingReference: string | null;
-}
-
-export function notificationsPage(p: PageContext, list: NotificationView[], done?: string): string {
-  const rows = list.length
-    ? list.map(
-        (
-          n,
-        ) => html`<tr class="${n.readAt ? '' : 'unread'}"><td>${when(n.createdAt)}</td><td>${badge(n.readAt ? 'read' : 'unread')}</td>
-<td>${n.title}</td><td>${n.message}</td>
-<td>${n.bookingReference ? html`<a href="/admin/bookings/${n.bookingReference}">${n.bookingReference}</a>` : ''}</td>
-<td>${n.readAt ? '' : html`<form method="post" action="/admin/notifications/${n.id}/read">${csrfField(p.csrfToken)}<button type="submit" class="secondary" aria-label="Mark read: ${n.title}">Mark read</button></form>`}</td></tr>`,
-      )
-    : html`<tr><td colspan="6" class="muted">No notifications.</td></tr>`;
-  return layout(
-    p,
-    'Notifications',
-    html`<h1>Notifications</h1>${notice(done)}
-<form method="post" action="/admin/notifications/read-all" class="actions">${csrfField(p.csrfToken)}<button type="submit">Mark all read</button></form>
-<div class="card table-wrap"><table><caption>Latest 100 notifications</caption><thead><tr><th>Time</th><th>State</th><th>Title</th><th>Message</th><th>Booking</th><th>Action</th></tr></thead>
-<tbody>${rows}</tbody></table></div>`,
   );
 }
 

@@ -1,17 +1,13 @@
-// SQL of the admin module: users, roles and their permissions, sessions, the audit log and the
-// per-user read state of in-app notifications.
-import { and, asc, count, desc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+// SQL of the admin module: users, roles and their permissions, sessions and the audit log.
+import { and, asc, count, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
   adminAuditLog,
-  adminNotificationReads,
-  adminNotifications,
   adminRolePermissions,
   adminRoles,
   adminSessions,
   adminUserRoles,
   adminUsers,
-  bookings,
 } from '../../db/schema/index.js';
 
 export type AdminUserRow = typeof adminUsers.$inferSelect;
@@ -173,52 +169,4 @@ export async function auditPage(
     db.select({ n: count() }).from(adminAuditLog).where(where),
   ]);
   return { rows, total: Number(n) };
-}
-
-// --- notifications (rows written by the flights jobs; read state per admin user)
-
-const unreadBy = (userId: number) =>
-  notExists(
-    sql`(select 1 from ${adminNotificationReads} where ${adminNotificationReads.notificationId} = ${adminNotifications.id} and ${adminNotificationReads.userId} = ${userId})`,
-  );
-
-export async function unreadCount(db: DbOrTx, userId: number): Promise<number> {
-  const [{ n }] = await db.select({ n: count() }).from(adminNotifications).where(unreadBy(userId));
-  return Number(n);
-}
-
-export async function notificationsFor(db: DbOrTx, userId: number, limit: number) {
-  return db
-    .select({
-      id: adminNotifications.id,
-      type: adminNotifications.type,
-      bookingId: adminNotifications.bookingId,
-      // the console links each notification to its booking by reference
-      bookingReference: bookings.reference,
-      title: adminNotifications.title,
-      message: adminNotifications.message,
-      createdAt: adminNotifications.createdAt,
-      readAt: adminNotificationReads.readAt,
-    })
-    .from(adminNotifications)
-    .leftJoin(bookings, eq(bookings.id, adminNotifications.bookingId))
-    .leftJoin(
-      adminNotificationReads,
-      and(eq(adminNotificationReads.notificationId, adminNotifications.id), eq(adminNotificationReads.userId, userId)),
-    )
-    .orderBy(desc(adminNotifications.createdAt), desc(adminNotifications.id))
-    .limit(limit);
-}
-
-export async function markRead(db: DbOrTx, userId: number, ids: number[] | 'all', at: Date): Promise<number> {
-  const unread = await db
-    .select({ id: adminNotifications.id })
-    .from(adminNotifications)
-    .where(and(unreadBy(userId), ids === 'all' ? undefined : inArray(adminNotifications.id, ids)));
-  if (unread.length === 0) return 0;
-  await db
-    .insert(adminNotificationReads)
-    .values(unread.map((n) => ({ notificationId: n.id, userId, readAt: at })))
-    .onConflictDoNothing();
-  return unread.length;
 }

@@ -1,13 +1,13 @@
 // Use cases of the console's access control: admin users and roles, sign-in with rate limits,
-// server-side sessions (revocable, idle time-out, a new id at every sign-in), the audit log and the
-// per-user notification read state. Every use case that changes something takes the acting admin,
-// checks its permission again (the route's preHandler is the first check) and writes the audit log.
+// server-side sessions (revocable, idle time-out, a new id at every sign-in) and the audit log.
+// Every use case that changes something takes the acting admin, checks its permission again (the
+// route's preHandler is the first check) and writes the audit log.
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/service.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
-import { assertAllowed, type Grant, isPermission, type Permission, SUPER_ADMIN_ROLE } from './permissions.js';
+import { assertAllowed, type Grant, isPermission, SUPER_ADMIN_ROLE } from './permissions.js';
 import * as repo from './repository.js';
 
 type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'rateLimits'>;
@@ -370,7 +370,7 @@ export async function pruneSessions(ctx: Ctx): Promise<number> {
   );
 }
 
-// ------------------------------------------------------------------------------------ audit log and notifications
+// ------------------------------------------------------------------------------------ audit log
 
 export async function auditLog(
   ctx: Ctx,
@@ -382,29 +382,4 @@ export async function auditLog(
   const limit = 50;
   const { rows, total } = await repo.auditPage(ctx.database.db, { limit, offset: (page - 1) * limit, ...filter });
   return { rows, total, page, pages: Math.max(1, Math.ceil(total / limit)) };
-}
-
-/** Notifications concern bookings: whoever may view bookings sees them. */
-const NOTIFICATIONS: Permission = 'view_booking';
-
-export async function unreadNotifications(ctx: Ctx, actor: AdminActor): Promise<number> {
-  assertAllowed(actor.grant, NOTIFICATIONS);
-  return repo.unreadCount(ctx.database.db, actor.userId);
-}
-
-export async function notifications(ctx: Ctx, actor: AdminActor, limit = 100) {
-  assertAllowed(actor.grant, NOTIFICATIONS);
-  return repo.notificationsFor(ctx.database.db, actor.userId, limit);
-}
-
-export async function markNotificationsRead(ctx: Ctx, actor: AdminActor, ids: number[] | 'all'): Promise<number> {
-  assertAllowed(actor.grant, NOTIFICATIONS);
-  const n = await repo.markRead(ctx.database.db, actor.userId, ids, ctx.clock.now());
-  await audit(ctx, actor, {
-    action: ids === 'all' ? 'notification.read_all' : 'notification.read',
-    resourceType: 'notification',
-    resourceId: ids === 'all' ? undefined : ids.join(',').slice(0, 60),
-    details: { marked: n },
-  });
-  return n;
 }

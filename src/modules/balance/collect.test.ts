@@ -9,8 +9,9 @@ import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support
 import { type PaidBooking, paidBooking } from '../../../test/support/paid-booking.js';
 import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { bookingBalances, bookingPayments, bookings, mailOutbox } from '../../db/schema/index.js';
+import * as bookingRecords from '../bookings/repository.js';
 import { createApiToken } from '../checkout/service.js';
-import * as flights from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
 import { verifyPayLink } from './pay-link.js';
 import { attemptsOf } from './repository.js';
 import { saveCardForBalance } from './service.js';
@@ -109,7 +110,7 @@ describe('balance collection (balance.collect)', () => {
     ]);
     // a land-only booking waits for nothing else: it is fully paid
     expect(await statusOf(b.bookingId)).toBe('fully_paid');
-    const moves = await flights.transitionsOf(t.database.db, b.bookingId);
+    const moves = await bookingRecords.transitionsOf(t.database.db, b.bookingId);
     expect(moves.at(-1)).toMatchObject({ fromStatus: 'pending_land_confirmation', toStatus: 'fully_paid' });
     expect(moves.at(-1)!.metadata).toMatchObject({
       payment_intent_id: intent.id,
@@ -165,7 +166,7 @@ describe('balance collection (balance.collect)', () => {
       nextAttemptAt: new Date('2026-08-15T09:00:00Z'),
       lastError: { outcome: 'declined', code: 'generic_decline' },
     });
-    const notes = await flights.notificationsOf(t.database.db, b.bookingId);
+    const notes = await notifications.notificationsOf(t.database.db, b.bookingId);
     expect(notes.map((n) => n.type)).toEqual(['balance_payment_failed']);
     const failed = (await mailsOf(b.bookingId)).find((m) => m.kind === 'balance_failed')!;
     const link = /https:\/\/travel\.example\/es\/es\/pay\/[\w-]+\?expires=\d+&signature=[0-9a-f]{64}/.exec(
@@ -207,7 +208,7 @@ describe('balance collection (balance.collect)', () => {
     expect(lines).toContain(`booking ${b.bookingId}: overdue`);
     expect(await balanceOf(b.bookingId)).toMatchObject({ status: 'overdue', attempts: 3, nextAttemptAt: null });
     expect(await statusOf(b.bookingId)).toBe('balance_overdue');
-    expect((await flights.notificationsOf(t.database.db, b.bookingId)).map((n) => n.type)).toEqual([
+    expect((await notifications.notificationsOf(t.database.db, b.bookingId)).map((n) => n.type)).toEqual([
       'balance_payment_failed',
       'balance_overdue',
     ]);
@@ -346,7 +347,7 @@ describe('balance collection (balance.collect)', () => {
       .from(bookingPayments)
       .where(eq(bookingPayments.bookingId, b.bookingId));
     expect(payments.filter((p) => p.intentId === intent.payment_intent_id)).toMatchObject([{ status: 'Succeeded' }]);
-    expect((await flights.notificationsOf(t.database.db, b.bookingId)).map((n) => n.type)).toEqual([
+    expect((await notifications.notificationsOf(t.database.db, b.bookingId)).map((n) => n.type)).toEqual([
       'balance_paid_twice',
     ]);
   });

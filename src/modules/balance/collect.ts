@@ -6,7 +6,7 @@
 // its record charges nothing more when the next run repeats it.
 import { addDays } from '../../platform/clock.js';
 import { formatCents, toCents } from '../../platform/money.js';
-import { findBooking } from '../checkout/repository.js';
+import { findBooking } from '../bookings/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
 import * as repo from './repository.js';
 import { BALANCE_REMINDER_DAYS, BalanceStatus, balanceChargeKey } from './rules.js';

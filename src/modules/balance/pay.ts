@@ -2,9 +2,10 @@
 // early): the balance, a PaymentIntent for it, and its confirmation.
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import { findBookingByReference, findClient } from '../checkout/repository.js';
-import * as flights from '../flights/repository.js';
+import { findBookingByReference } from '../bookings/service.js';
+import { findClient } from '../checkout/repository.js';
 import type { PaymentGateway } from '../payments/gateway.js';
+import * as payments from '../payments/repository.js';
 import { DEFAULT_TEST_METHOD } from '../payments/service.js';
 import { verifyPayLink } from './pay-link.js';
 import * as repo from './repository.js';
@@ -66,7 +67,7 @@ export async function createBalanceIntent(
     // the same balance asked for again makes the same intent
     idempotencyKey: `balance-${booking.id}-link-${balance.attempts}-${remaining}`,
   });
-  await flights.savePayment(ctx.database.db, {
+  await payments.insertPayment(ctx.database.db, {
     bookingId: booking.id,
     intentId: intent.id,
     gatewayCode: gateway.code,
@@ -105,7 +106,7 @@ export async function confirmBalancePayment(
 ) {
   const { booking } = await linkedBooking(ctx, market, reference, expires, sig);
   const db = ctx.database.db;
-  const payment = await flights.findPayment(db, intentId);
+  const payment = await payments.findPayment(db, intentId);
   if (!payment || payment.bookingId !== booking.id) {
     throw new AppError(422, 'payment_intent_mismatch', 'The payment intent does not belong to this booking.');
   }
@@ -115,7 +116,7 @@ export async function confirmBalancePayment(
     intent = await gateway.confirmIntent(intentId, method);
   }
   if (intent.status !== 'Succeeded') {
-    await flights.setPaymentStatus(db, intentId, intent.status);
+    await payments.setStatus(db, intentId, intent.status);
     throw new AppError(402, 'payment_not_succeeded', `The payment has not succeeded (status ${intent.status}).`);
   }
   // confirmed before: nothing more to record

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { ErrorBody, MarketPath, ok } from '../flights/routes.js';
+import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
 import { marketScoped } from '../markets/routes.js';
 import { paymentGatewayFor } from '../payments/gateway.js';
 import { confirmBalancePayment, createBalanceIntent, payLinkBalance } from './pay.js';

@@ -1,6 +1,7 @@
 // Pure rules of balance payments: the due date, what the checkout takes as its deposit, when a
 // failed charge is tried again, when the reminder goes out and the booking statuses they lead to.
 import { addDays } from '../../platform/clock.js';
+import { BookingStatus } from '../bookings/rules.js';
 import { depositCents } from '../payments/rules.js';
 
 /** The balance falls due `dueDays` before departure (BALANCE_DUE_DAYS, default 60). */
@@ -73,8 +74,8 @@ export const BalanceStatus = {
 } as const;
 
 /** Booking statuses the balance leads to. */
-export const BALANCE_OVERDUE = 'balance_overdue';
-export const FULLY_PAID = 'fully_paid';
+export const BALANCE_OVERDUE = BookingStatus.balanceOverdue;
+export const FULLY_PAID = BookingStatus.fullyPaid;
 
 // Settled: nothing left to do for the trip but collect the money. While flights are still to book
 // the flight workflow owns the status; the balance outcome is then recorded on the balance only.

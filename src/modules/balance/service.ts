@@ -5,13 +5,14 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
-import { transition } from '../bookings/status.js';
+import { type BookingRow, findBooking, transition, transitionsOf } from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { type BookingRow, findBooking, findClient } from '../checkout/repository.js';
-import * as flights from '../flights/repository.js';
+import { findClient } from '../checkout/repository.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
+import * as notifications from '../notifications/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
+import * as payments from '../payments/repository.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
 import {
@@ -53,7 +54,7 @@ export interface SavedCard {
 export async function savedCardFor(db: DbOrTx, bookingId: number): Promise<SavedCard | null> {
   const saved = await repo.findSavedCard(db, bookingId);
   if (saved) return saved;
-  const paid = (await flights.paymentsOf(db, bookingId))
+  const paid = (await payments.paymentsOf(db, bookingId))
     .filter((p) => p.status === 'Succeeded' && p.customerId && p.paymentMethodId)
     .at(-1);
   return paid
@@ -74,7 +75,7 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
   if (!booking) return;
   const departure = (await offerDepartureDate(tx, booking.offerId)) ?? departureOfSelection(booking);
   if (!departure) {
-    await flights.notifyAdmins(tx, {
+    await notifications.notifyAdmins(tx, {
       type: 'balance_unscheduled',
       bookingId,
       title: 'Balance not scheduled',
@@ -86,7 +87,7 @@ export async function scheduleBalance(tx: DbOrTx, ctx: Ctx, bookingId: number, a
   // a gateway event without an amount: what the intent was made for (its payment row)
   const reported = Number.isFinite(amountPaidCents)
     ? amountPaidCents
-    : toCents((await flights.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
+    : toCents((await payments.paymentsOf(tx, bookingId)).at(-1)?.amount ?? '0');
   const paid = Math.min(reported, total);
   const fresh = await repo.insertBalance(tx, {
     bookingId,
@@ -192,7 +193,7 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
   if (!booking) return;
   const total = toCents(balance.totalPrice);
   const paid = toCents(balance.amountPaid) + intent.amountCents;
-  await flights.savePayment(tx, {
+  await payments.insertPayment(tx, {
     bookingId: booking.id,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
@@ -227,7 +228,7 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
 
 /** Money taken for a balance already paid (the customer paid the link as the charge went through). */
 async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking: BookingRow, intent: PaidIntent) {
-  await flights.savePayment(tx, {
+  await payments.insertPayment(tx, {
     bookingId: booking.id,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
@@ -237,7 +238,7 @@ async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking
     currency: balance.currency,
     status: 'Succeeded',
   });
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_paid_twice',
     bookingId: booking.id,
     title: 'Balance paid twice',
@@ -248,7 +249,7 @@ async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking
 
 async function statusBeforeOverdue(tx: DbOrTx, booking: BookingRow): Promise<string | null> {
   if (booking.status !== BALANCE_OVERDUE) return null;
-  const moves = await flights.transitionsOf(tx, booking.id);
+  const moves = await transitionsOf(tx, booking.id);
   return moves.filter((m) => m.toStatus === BALANCE_OVERDUE).at(-1)?.fromStatus ?? null;
 }
 
@@ -273,7 +274,7 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
   const amount = `${balance.remainingPrice} ${balance.currency}`;
   if (next) {
     if (attempt === 1) {
-      await flights.notifyAdmins(tx, {
+      await notifications.notifyAdmins(tx, {
         type: 'balance_payment_failed',
         bookingId: booking.id,
         title: 'Balance payment failed',
@@ -286,7 +287,7 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
   }
   const to = statusWhenBalanceOverdue(booking.status);
   if (to) await transition(tx, booking.id, [booking.status], to, { purpose: 'balance', ...lastError });
-  await flights.notifyAdmins(tx, {
+  await notifications.notifyAdmins(tx, {
     type: 'balance_overdue',
     bookingId: booking.id,
     title: 'Balance overdue',
@@ -317,7 +318,7 @@ export async function recordLinkPayment(
     const booking = await findBooking(tx, bookingId);
     if (!locked || !booking) return;
     if (locked.status !== BalanceStatus.paid) return recordPaid(tx, ctx, locked, paid, 'pay_link');
-    if ((await flights.findPayment(tx, intent.id))?.status === 'Succeeded') return;
+    if ((await payments.findPayment(tx, intent.id))?.status === 'Succeeded') return;
     await recordSecondPayment(tx, locked, booking, paid);
   });
 }

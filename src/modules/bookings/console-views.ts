@@ -1,9 +1,10 @@
 // Console pages of the bookings module: the list (search, filters, sorting, pages) and one
 // booking (status and timeline, contact, passengers, selections, payments, flight legs with their
 // flight-booking records, notifications) with its Book All Flights / Retry action.
+
+import { badge, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
 import { allows } from '../admin/permissions.js';
-import { badge, layout, notice, type PageContext, when } from '../admin/views.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';
 

@@ -2,16 +2,16 @@
 // "Book All Flights" / "Retry" action with a confirmation step. The action calls the same
 // bookAllFlights use case as the API and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
 import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
-import { confirmPage } from '../admin/views.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
-import { findBooking, findBookingByReference } from '../checkout/repository.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
+import { findBooking, findBookingByReference } from './repository.js';
 import { FLIGHT_BOOKABLE_STATUSES } from './rules.js';
 import { type BookingFilter, listBookings, SORTS, type SortName } from './search.js';
 import { bookingView } from './view.js';

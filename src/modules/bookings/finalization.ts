@@ -14,11 +14,12 @@ import { airportNames } from '../catalog/repository.js';
 import { textLanguages } from '../catalog/rules.js';
 import * as checkout from '../checkout/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
-import * as flights from '../flights/repository.js';
 import { type FlightLeg, type FlightSegment, legTotalCents } from '../flights/rules.js';
 import { marketDefaultLanguage } from '../markets/repository.js';
+import * as notifications from '../notifications/service.js';
 import * as payments from '../payments/repository.js';
 import type { Quote } from '../payments/rules.js';
+import * as repo from './repository.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
 import { transition } from './status.js';
 
@@ -126,7 +127,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     const selection = state.flightSelection as Selection | null;
     const market = await marketDefaultLanguage(tx, state.marketCode);
     const enriched = await enrichSelection(tx, selection, pax, textLanguages(state.lang, market));
-    const booking = await checkout.lockBooking(tx, state.bookingId);
+    const booking = await repo.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
     const answer = (status: string): Confirmation => ({
       booking_reference: booking.reference,
@@ -145,10 +146,10 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       });
       return confirmation;
     };
-    if (await flights.hasPassengers(tx, booking.id)) {
+    if (await repo.hasPassengers(tx, booking.id)) {
       // paid before through another intent (one the customer paid although it was replaced):
       // the money is recorded, the admins refund or keep it
-      await flights.notifyAdmins(tx, {
+      await notifications.notifyAdmins(tx, {
         type: 'payment_duplicate',
         bookingId: booking.id,
         title: 'Second payment for a booking',
@@ -166,7 +167,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     }
 
     const clientId = await checkout.upsertClient(tx, client);
-    await flights.attachPassengers(
+    await repo.attachPassengers(
       tx,
       booking.id,
       travelers.map((t) => ({
@@ -184,7 +185,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       })),
     );
 
-    const upsells: flights.NewUpsell[] = [];
+    const upsells: repo.NewUpsell[] = [];
     const base = { bookingId: booking.id, currency };
     for (const h of state.hotelSelections) {
       upsells.push({
@@ -269,9 +270,9 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
         details: { cabin_class: 'ECONOMY', fare_id: selection.fare_id ?? null, pax_count: pax },
       });
     }
-    await flights.insertUpsells(tx, upsells);
+    await repo.insertUpsells(tx, upsells);
 
-    await checkout.updateFinalizedBooking(tx, booking.id, {
+    await repo.updateFinalizedBooking(tx, booking.id, {
       clientId,
       flightSelection: enriched as Record<string, unknown> | null,
       paymentMethodCode: row.methodCode,

@@ -14,6 +14,7 @@ import { DuffelFlightProvider } from '../flights/duffel.js';
 import { flightJobs, type StoredFlightSelection } from '../flights/jobs.js';
 import * as flightRecords from '../flights/repository.js';
 import { bookAllFlights } from './flight-booking.js';
+import * as bookingRecords from './repository.js';
 
 let fake: FakeDuffel;
 let t: TestApp;
@@ -223,7 +224,7 @@ describe('leg job on Duffel', () => {
       fake.onOffers = undefined;
     };
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
-    const meta = (await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata as Record<string, number>;
+    const meta = (await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata as Record<string, number>;
     expect(meta).toMatchObject({ sub_type: 'price_change', currency: 'EUR', fare_id: expect.stringMatching(/^off_/) });
     expect(Math.round((meta.new_price - meta.original_price) * 100)).toBe(1_000);
     expect(meta.percentage_change).toBe(Math.round((1_000 * 10_000) / (meta.original_price * 100)) / 100);
@@ -241,7 +242,7 @@ describe('leg job on Duffel', () => {
     });
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'fare_expired',
       fare_id: expect.stringMatching(/^off_/),
       expired_at: expect.stringMatching(/^\d{4}-/),
@@ -259,7 +260,7 @@ describe('leg job on Duffel', () => {
       message: 'phone_number is invalid',
     });
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'validation',
       validation_errors: [{ code: 'invalid_phone_number', message: 'phone_number is invalid' }],
     });
@@ -292,7 +293,7 @@ describe('leg job on Duffel', () => {
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(1))).toMatchObject({ kind: 'retry' });
     fake.failNext('create_offer_request', { status: 503, code: 'service_unavailable', message: 'down' });
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(3))).toMatchObject({ kind: 'fail' });
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'api_error',
       provider_errors: [{ type: 'api_error', code: 'service_unavailable', message: 'down' }],
     });
@@ -308,7 +309,7 @@ describe('leg job on Duffel', () => {
     // the second run finds that order, fails to store it again, and the leg fails on try 2 of 3
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 1 }, job(2))).toMatchObject({ kind: 'fail' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'exception',
       exceptions: 2,
       leg_index: 1,

@@ -12,7 +12,9 @@ import { flightJobs } from '../flights/jobs.js';
 import { flightProvider } from '../flights/providers.js';
 import * as flightRecords from '../flights/repository.js';
 import type { SandboxFlightProvider } from '../flights/sandbox.js';
+import * as notifications from '../notifications/service.js';
 import { bookAllFlights } from './flight-booking.js';
+import * as bookingRecords from './repository.js';
 
 let t: TestApp;
 let sandbox: SandboxFlightProvider;
@@ -68,14 +70,14 @@ describe('Book All Flights on the real queue', () => {
       legs: [{ flight_numbers: selection.legs[0].flight_numbers.outbound }, expect.any(Object)],
     });
 
-    const transitions = await flightRecords.transitionsOf(t.database.db, b.id);
+    const transitions = await bookingRecords.transitionsOf(t.database.db, b.id);
     expect(transitions.map((x) => [x.fromStatus, x.toStatus])).toEqual([
       ['pending_flight_booking', 'flight_booking_in_progress'],
       ['flight_booking_in_progress', 'flights_confirmed'],
     ]);
     // legs booked one after the other give a progress notification first; two legs finishing at
     // the same moment both see every leg booked, and only one of them confirms
-    const notes = await flightRecords.notificationsOf(t.database.db, b.id);
+    const notes = await notifications.notificationsOf(t.database.db, b.id);
     expect(notes.filter((n) => n.type === 'flights_confirmed')).toHaveLength(1);
     expect(notes.at(-1)?.type).toBe('flights_confirmed');
     for (const n of notes.filter((x) => x.type === 'flight_leg_booked'))
@@ -128,7 +130,7 @@ describe('leg job outcomes', () => {
     expect(await statusOf(b.id)).toBe('flight_booking_in_progress');
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'fail' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    const last = (await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!;
+    const last = (await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!;
     expect(last.metadata).toEqual({
       message: expect.stringContaining('No matching ECONOMY fare for leg 0'),
       sub_type: 'no_matching_fare',
@@ -139,7 +141,7 @@ describe('leg job outcomes', () => {
       leg_type: 'international',
       leg_index: 0,
     });
-    expect((await flightRecords.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual([
+    expect((await notifications.notificationsOf(t.database.db, b.id)).map((n) => n.type)).toEqual([
       'flight_booking_failed',
     ]);
   });
@@ -157,7 +159,7 @@ describe('leg job outcomes', () => {
       sandbox.setFailure('search', undefined);
     }
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toEqual({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toEqual({
       message: 'Sandbox search failure (api_error)',
       sub_type: 'api_error',
       leg_index: 1,
@@ -170,7 +172,7 @@ describe('leg job outcomes', () => {
     const { bookLeg } = flightJobs(t.app.ctx);
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(3))).toMatchObject({ kind: 'fail' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'price_change',
       percentage_change: 10,
       leg_index: 0,
@@ -188,7 +190,7 @@ describe('leg job outcomes', () => {
       sandbox.setFailure('verify', undefined);
     }
     const paid = paidSelection().legs[1].fare_price * 2;
-    const meta = (await flightRecords.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata as Record<string, number>;
+    const meta = (await bookingRecords.transitionsOf(t.database.db, b1.id)).at(-1)!.metadata as Record<string, number>;
     expect(meta).toMatchObject({
       sub_type: 'price_change',
       fare_id: expect.stringMatching(/^SBX\./),
@@ -205,7 +207,7 @@ describe('leg job outcomes', () => {
     } finally {
       sandbox.setFailure('book', undefined);
     }
-    expect((await flightRecords.transitionsOf(t.database.db, b2.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b2.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'validation',
       validation_errors: [{ field: 'passengers', message: 'configured validation failure' }],
       leg_index: 0,
@@ -230,7 +232,7 @@ describe('leg job outcomes', () => {
     }
     expect(await flightRecords.flightBookingsOf(t.database.db, b.id)).toEqual(before);
     expect(await statusOf(b.id)).toBe('flights_confirmed');
-    const confirmations = (await flightRecords.transitionsOf(t.database.db, b.id)).filter(
+    const confirmations = (await bookingRecords.transitionsOf(t.database.db, b.id)).filter(
       (x) => x.toStatus === 'flights_confirmed',
     );
     expect(confirmations).toHaveLength(1);
@@ -252,12 +254,12 @@ describe('leg job outcomes', () => {
     const retry = await bookAllFlights(t.app.ctx, b.id);
     expect(retry).toMatchObject({ queued_legs: [1], booked_legs: [0] });
     await waitFor(async () => (await statusOf(b.id)) === 'flights_confirmed', 20_000);
-    const moves = (await flightRecords.transitionsOf(t.database.db, b.id)).map((x) => [x.fromStatus, x.toStatus]);
+    const moves = (await bookingRecords.transitionsOf(t.database.db, b.id)).map((x) => [x.fromStatus, x.toStatus]);
     expect(moves.slice(-2)).toEqual([
       ['flight_booking_failed', 'flight_booking_in_progress'],
       ['flight_booking_in_progress', 'flights_confirmed'],
     ]);
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-2)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-2)!.metadata).toMatchObject({
       action: 'retry',
       legs: [1],
     });

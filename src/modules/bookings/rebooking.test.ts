@@ -12,6 +12,7 @@ import { createApiToken } from '../checkout/service.js';
 import { DuffelFlightProvider } from '../flights/duffel.js';
 import type { StoredFlightSelection } from '../flights/jobs.js';
 import * as flightRecords from '../flights/repository.js';
+import * as bookingRecords from './repository.js';
 
 let fake: FakeDuffel;
 let t: TestApp;
@@ -122,7 +123,7 @@ describe('admin re-booking of a leg', () => {
     const order = fake.orders.find((o) => o.metadata.itinera_booking === b.reference && o.metadata.itinera_leg === '0');
     expect(order.total_amount).toBe(same.total_price.toFixed(2));
 
-    const moves = await flightRecords.transitionsOf(t.database.db, b.id);
+    const moves = await bookingRecords.transitionsOf(t.database.db, b.id);
     expect(moves.at(0)).toMatchObject({ fromStatus: 'flight_booking_failed', toStatus: 'flight_booking_in_progress' });
     expect(moves.at(0)!.metadata).toEqual({
       action: 'rebook_leg',
@@ -201,7 +202,7 @@ describe('admin re-booking of a leg', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ success: false, error: 'fare_changed' });
     expect(await statusOf(b.id)).toBe('flight_booking_failed');
-    expect((await flightRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
       sub_type: 'fare_expired',
       fare_id: fareId,
       leg_index: 0,

@@ -6,12 +6,12 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber } from '../../platform/money.js';
-import { findBooking } from '../checkout/repository.js';
 import { flightJobs, LEG_JOB, legSearchRequest, type StoredFlightSelection } from '../flights/jobs.js';
 import { type Fare, FlightProviderError } from '../flights/provider.js';
 import { flightProvider } from '../flights/providers.js';
 import { flightBookingsOf, legAttempt, resetLegAttempts, saveRebookSearch } from '../flights/repository.js';
 import { type FlightLeg, legTotalCents, perPerson, providerFailureMetadata, segmentOf } from '../flights/rules.js';
+import { findBooking } from './repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';
 import { transition } from './status.js';
 

@@ -4,15 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
 import { bookAllFlights } from './flight-booking.js';
 import { rebookLeg, searchLegFares } from './rebooking.js';
 import { bookingView } from './view.js';
 
 export const ADMIN_BOOKINGS_ABILITY = 'admin:bookings';
-
-const ErrorBody = ref(SharedErrorBody);
 
 function legIndexOf(request: FastifyRequest): number {
   const raw = (request.params as { leg: string }).leg;

@@ -1,4 +1,5 @@
-// Booking statuses and the transitions the contract names.
+// Booking statuses and the moves between them (BOOKING_TRANSITIONS: the only ones transition()
+// makes).
 
 export const BookingStatus = {
   checkout: 'checkout',
@@ -9,6 +10,10 @@ export const BookingStatus = {
   flightBookingInProgress: 'flight_booking_in_progress',
   flightsConfirmed: 'flights_confirmed',
   flightBookingFailed: 'flight_booking_failed',
+  /** the last balance charge failed */
+  balanceOverdue: 'balance_overdue',
+  /** the balance is paid and nothing is left to book */
+  fullyPaid: 'fully_paid',
 } as const;
 export type BookingStatusValue = (typeof BookingStatus)[keyof typeof BookingStatus];
 
@@ -17,6 +22,31 @@ export const FLIGHT_BOOKABLE_STATUSES: readonly string[] = [
   BookingStatus.pendingFlightBooking,
   BookingStatus.flightBookingFailed,
 ];
+
+const S = BookingStatus;
+
+/**
+ * Every status move a booking may make after checkout, from -> the statuses it may go to. The
+ * deposit finalizes a checkout (or one abandoned meanwhile); booking the flights starts from a
+ * paid booking or a failed run and ends confirmed, failed, or undone when no leg job could be
+ * queued; the balance ends settled bookings fully paid, or overdue, and a paid overdue balance
+ * returns the booking to where it was (flights still to book) or to fully paid.
+ */
+export const BOOKING_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+  [S.checkout]: [S.pendingFlightBooking, S.pendingLandConfirmation],
+  [S.abandoned]: [S.pendingFlightBooking, S.pendingLandConfirmation],
+  [S.pendingFlightBooking]: [S.flightBookingInProgress, S.balanceOverdue],
+  [S.flightBookingFailed]: [S.flightBookingInProgress, S.balanceOverdue],
+  [S.flightBookingInProgress]: [S.flightsConfirmed, S.flightBookingFailed, S.pendingFlightBooking],
+  [S.flightsConfirmed]: [S.fullyPaid, S.balanceOverdue],
+  [S.pendingLandConfirmation]: [S.fullyPaid, S.balanceOverdue],
+  [S.balanceOverdue]: [S.fullyPaid, S.pendingFlightBooking, S.flightBookingFailed],
+};
+
+/** Whether BOOKING_TRANSITIONS lets a booking move from `from` to `to`. */
+export function transitionAllowed(from: string, to: string): boolean {
+  return BOOKING_TRANSITIONS[from]?.includes(to) ?? false;
+}
 
 /** After a Succeeded payment: flights to book (ECONOMY or BUSINESS) or land services only. */
 export function statusAfterPayment(cabinClass: string | null | undefined): BookingStatusValue {

@@ -5,23 +5,26 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { amountToNumber as money } from '../../platform/money.js';
 import { balanceView } from '../balance/service.js';
-import { findBooking, findClient, stepVisitsOf } from '../checkout/repository.js';
+import { findClient, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
+import * as paymentRecords from '../payments/repository.js';
+import * as repo from './repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function bookingView(ctx: AppContext, id: number) {
   const db = ctx.database.db;
-  const booking = await findBooking(db, id);
+  const booking = await repo.findBooking(db, id);
   if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
   const [visits, people, upsells, legs, moves, notes, payments, attempts, client, balance] = await Promise.all([
     stepVisitsOf(db, id),
-    flights.passengersOf(db, id),
-    flights.upsellsOf(db, id),
+    repo.passengersOf(db, id),
+    repo.upsellsOf(db, id),
     flights.flightBookingsOf(db, id),
-    flights.transitionsOf(db, id),
-    flights.notificationsOf(db, id),
-    flights.paymentsOf(db, id),
+    repo.transitionsOf(db, id),
+    notifications.notificationsOf(db, id),
+    paymentRecords.paymentsOf(db, id),
     flights.legAttemptsOf(db, id),
     booking.clientId ? findClient(db, booking.clientId) : null,
     balanceView(db, id),

@@ -4,12 +4,12 @@
 // goes through the importer (service.ts); when the importer finds problems the form comes back
 // (422) with each problem beside its field.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type FieldErrors, problemsToFields } from '../../console/forms.js';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
-import { type FieldErrors, problemsToFields } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
-import { confirmPage } from '../admin/views.js';
 import { previewUrlFor } from '../catalog/preview.js';
 import * as repo from './repository.js';
 import { isStatusAction, permissionToChange, type Values, valuesOf } from './rules.js';

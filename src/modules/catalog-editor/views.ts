@@ -2,10 +2,11 @@
 // drawn from Values (the stored record as form text, or what was just posted), each field with the
 // problems the importer found in it beside it (aria-invalid, aria-describedby), and every problem
 // listed once more at the top with a link to its field.
+
+import { type FieldErrors, type FieldSpec, formField, formProblems } from '../../console/forms.js';
+import { badge, csrfField, layout, notice, type PageContext, pager, sectionTabs, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { type FieldErrors, type FieldSpec, formField, formProblems } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
-import { badge, csrfField, layout, notice, type PageContext, pager, sectionTabs, when } from '../admin/views.js';
 import { ACCOMMODATION_TIERS, ACTIVITY_TIERS, OFFER_STATUSES, PRODUCT_STATUSES } from '../catalog/import-schema.js';
 import type * as repo from './repository.js';
 import { actionsFrom, permissionToChange, rowsOf, STATUS_ACTIONS, type Values } from './rules.js';

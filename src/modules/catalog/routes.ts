@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
 import { verifyPreview } from './preview.js';
-import { Configurator, Detail, ErrorBody, LeadingPrice, Listing, Preview } from './schemas.js';
+import { Configurator, Detail, LeadingPrice, Listing, Preview } from './schemas.js';
 import { CatalogService, notFound } from './service.js';
 
 const errors = { 304: NotModified, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };

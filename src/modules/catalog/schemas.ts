@@ -1,8 +1,5 @@
 // Response schemas of the catalog routes (OpenAPI documents them; bodies are pre-rendered JSON).
 import { Type } from 'typebox';
-import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
-
-export const ErrorBody = ref(SharedErrorBody);
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -3,13 +3,13 @@
 // (saveSupplyTexts): the same validation, problems shown next to their fields, caches dropped,
 // an audit row written.
 import type { FastifyInstance } from 'fastify';
+import { type FieldErrors, type FieldSpec, formField, formProblems, problemsToFields } from '../../console/forms.js';
+import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { csrfField, layout, notice, type PageContext, pager } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { field, guard, pageOf, sendPage } from '../admin/console.js';
-import { type FieldErrors, type FieldSpec, formField, formProblems, problemsToFields } from '../admin/forms.js';
 import { allows } from '../admin/permissions.js';
-import { csrfField, layout, notice, type PageContext, pager } from '../admin/views.js';
 import {
   isSupplyKind,
   SUPPLY_KINDS,

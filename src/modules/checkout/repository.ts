@@ -1,4 +1,5 @@
-// SQL of the checkout's own tables: bookings and their funnel, clients, API tokens. What a checkout prices
+// SQL of the checkout's own tables: the bookings' funnel steps, clients, API tokens (the booking row
+// itself is the bookings module's). What a checkout prices
 // from is the catalog's (catalog/offers.ts, catalog/supply.ts). Plain objects out.
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
@@ -6,63 +7,7 @@ import { apiTokens, bookingStepVisits, bookings, clients } from '../../db/schema
 import { FUNNEL_STEPS, type FunnelStep } from './rules.js';
 
 // ---------------------------------------------------------------------------------------------
-// Bookings and funnel
-
-export interface NewBooking {
-  reference: string;
-  offerId: number;
-  marketCode: string;
-  language: string;
-  paxCount: number;
-  actualPaxCount: number;
-  actualRoomType: string;
-  isNonStandardPax: boolean;
-  totalPrice: string;
-  currency: string;
-}
-
-/**
- * Relaxed commits: writes of checkout sessions and just-started bookings do not wait for the WAL
- * flush (synchronous_commit off for that transaction only). After a crash the last few hundred
- * milliseconds of them may be lost (the visitor starts again), never corrupted; the flush wait is
- * most of a write's latency on PostgreSQL. A statement that starts with this CTE and reads from
- * `relaxed` (INSERT ... SELECT ... FROM relaxed, UPDATE ... FROM relaxed) sets it for its own
- * implicit transaction, as SET LOCAL would, so a relaxed write is one round trip instead of four
- * (BEGIN, SET LOCAL, the write, COMMIT).
- */
-export const RELAXED_CTE = `relaxed AS (SELECT set_config('synchronous_commit', 'off', true) AS sc)`;
-
-const BOOKING_COLUMNS = `reference, offer_id, market_code, language, pax_count, actual_pax_count, actual_room_type,
-  is_non_standard_pax, total_price, currency`;
-const BOOKING_VALUES = `$1::varchar, $2::int, $3::varchar, $4::varchar, $5::int, $6::int, $7::varchar, $8::boolean,
-  $9::numeric, $10::varchar`;
-
-export function bookingParams(b: NewBooking): unknown[] {
-  return [
-    b.reference,
-    b.offerId,
-    b.marketCode,
-    b.language,
-    b.paxCount,
-    b.actualPaxCount,
-    b.actualRoomType,
-    b.isNonStandardPax,
-    b.totalPrice,
-    b.currency,
-  ];
-}
-
-/**
- * The booking insert of a start (relaxed commit, one statement): `FROM relaxed` first, then the
- * caller's own CTEs may follow; `inserted` holds the new row, none when the reference is taken.
- */
-export const INSERT_BOOKING_CTE = `WITH ${RELAXED_CTE},
-inserted AS (
-  INSERT INTO bookings (${BOOKING_COLUMNS})
-  SELECT ${BOOKING_VALUES} FROM relaxed
-  ON CONFLICT (reference) DO NOTHING
-  RETURNING id, reference
-)`;
+// Funnel
 
 // rank of the stored checkout_step in the funnel order, -1 when none
 const STEP_RANK = sql.raw(
@@ -97,53 +42,6 @@ export async function stepVisitsOf(db: DbOrTx, bookingId: number) {
     .from(bookingStepVisits)
     .where(eq(bookingStepVisits.bookingId, bookingId))
     .orderBy(asc(bookingStepVisits.firstVisitedAt));
-}
-
-export type BookingRow = typeof bookings.$inferSelect;
-
-export async function findBooking(db: DbOrTx, bookingId: number): Promise<BookingRow | null> {
-  const rows = await db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function findBookingByReference(db: DbOrTx, reference: string): Promise<BookingRow | null> {
-  const rows = await db.select().from(bookings).where(eq(bookings.reference, reference)).limit(1);
-  return rows[0] ?? null;
-}
-
-// The booking's lifecycle after checkout (bookings module): finalization and status moves lock
-// the row in their own transaction and pass its handle.
-
-export async function lockBooking(tx: DbOrTx, id: number): Promise<BookingRow | null> {
-  const rows = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
-  return rows[0] ?? null;
-}
-
-/** The booking's status, its row locked until the caller's transaction ends; undefined when none. */
-export async function lockBookingStatus(tx: DbOrTx, id: number): Promise<string | undefined> {
-  const current = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)).for('update');
-  return current[0]?.status;
-}
-
-export async function setBookingStatus(tx: DbOrTx, id: number, status: string): Promise<void> {
-  await tx.update(bookings).set({ status, updatedAt: sql`now()` }).where(eq(bookings.id, id));
-}
-
-export async function updateFinalizedBooking(
-  tx: DbOrTx,
-  id: number,
-  set: {
-    clientId: number;
-    flightSelection: Record<string, unknown> | null;
-    paymentMethodCode: string;
-    paymentGatewayCode: string;
-    totalPrice: string;
-  },
-): Promise<void> {
-  await tx
-    .update(bookings)
-    .set({ ...set, updatedAt: sql`now()` })
-    .where(eq(bookings.id, id));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,14 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import {
-  Currency as CurrencyComponent,
-  component,
-  Money,
-  ref,
-  SESSION_REQUIRED,
-  ErrorBody as SharedErrorBody,
-} from '../../platform/openapi.js';
+import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
+import { Currency as CurrencyComponent, component, Money, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { marketScoped } from '../markets/routes.js';
 import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
@@ -23,8 +17,6 @@ export const VISITOR_COOKIE = 'itinera_visitor';
 const INTERNAL_ABILITY = 'internal:read';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const ErrorBody = ref(SharedErrorBody);
-const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
 const Currency = ref(CurrencyComponent);
 const AnyObject = Type.Object({}, { additionalProperties: true });
 
@@ -200,7 +192,6 @@ const TransferOptions = Type.Object({
   ),
 });
 
-const MarketPath = { market: Type.String(), lang: Type.String() };
 const OfferParams = Type.Object({ ...MarketPath, offerId: Type.String({ description: 'offer id' }) });
 const Advance = Type.Optional(
   Type.Boolean({ default: true, description: 'false on backward navigation: the funnel is not advanced' }),

@@ -6,6 +6,7 @@ import { dateIn } from '../../platform/clock.js';
 import { AppError, FieldErrorBag } from '../../platform/errors.js';
 import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { assetUrl } from '../../platform/urls.js';
+import type { NewBooking } from '../bookings/service.js';
 import { labelsFor } from '../catalog/labels.js';
 import { findOffer, type OfferWithProduct, offerFinalPrice } from '../catalog/offers.js';
 import { cityCountry, isInsideLeadTime, textLanguages } from '../catalog/rules.js';
@@ -299,7 +300,7 @@ export class CheckoutService {
     const session = { id: sha256(token), visitorId: visitor, state, expiresAt: this.expiry() };
     // a taken reference inserts nothing (ON CONFLICT DO NOTHING) and is redrawn
     for (let attempt = 0; attempt < 8; attempt++) {
-      const booking: repo.NewBooking = {
+      const booking: NewBooking = {
         reference: drawReference(randomBytes(6)),
         offerId: offer.id,
         marketCode: scope.market.code,

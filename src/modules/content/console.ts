@@ -4,10 +4,6 @@
 // or restored) and a Preview link per locale (a signed preview URL). Every save goes through the
 // importer (editor.ts): a refused save re-renders the form with each problem beside its field (422).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { AppError } from '../../platform/errors.js';
-import { type Html, html } from '../../platform/html.js';
-import { field, guard, pageOf, sendPage } from '../admin/console.js';
 import {
   type FieldErrors,
   type FieldSpec,
@@ -16,10 +12,14 @@ import {
   formProblems,
   formRecord,
   problemsToFields,
-} from '../admin/forms.js';
+} from '../../console/forms.js';
+import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { badge, csrfField, layout, notice, type PageContext, sectionTabs } from '../../console/views.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../platform/errors.js';
+import { type Html, html } from '../../platform/html.js';
 import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
 import { allows } from '../admin/permissions.js';
-import { badge, csrfField, layout, notice, type PageContext, sectionTabs } from '../admin/views.js';
 import {
   type ContentSave,
   type EditorRecord,

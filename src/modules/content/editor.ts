@@ -3,11 +3,12 @@
 // (validateImport/runImport with the content section), so a save follows the import's rules and
 // merge semantics (only the fields a form names change) and drops every cache in every process
 // (catalog revision + 'catalog:changed'). Each save checks the publishing rule and is audited.
+
+import type { FieldSpec } from '../../console/forms.js';
 import type { AppContext } from '../../context.js';
 import type { RegionExperiences, Trailer } from '../../db/schema/content.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
-import type { FieldSpec } from '../admin/forms.js';
 import { auditChanges, importAndAudit, importDay } from '../admin/import-save.js';
 import { permissionToChange } from '../admin/lifecycle.js';
 import { assertAllowed, type Permission } from '../admin/permissions.js';

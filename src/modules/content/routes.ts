@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { catalogRevision } from '../catalog/revision.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
@@ -23,7 +23,6 @@ const NS = Type.Union([Type.String(), Type.Null()]);
 const Nullable = <T extends TSchema>(t: T, description?: string) => Type.Union([t, Type.Null()], { description });
 const Media = Nullable(Type.Object({ src: NS, alt: NS }), 'src is an absolute URL');
 
-const ErrorBody = ref(SharedErrorBody);
 const errors = { 304: NotModified, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 const RelatedTrip = Type.Object({

@@ -11,6 +11,7 @@ import { bookingPassengers, bookings, offers, passengers } from '../../db/schema
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
 import { allTasks, runTask } from '../../tasks.js';
+import * as bookingRecords from '../bookings/repository.js';
 import { marketingRoundCents } from '../checkout/rules.js';
 import { createApiToken } from '../checkout/service.js';
 import { findPayment } from '../payments/repository.js';
@@ -423,12 +424,12 @@ describe('business flights, selection, payment and finalization', () => {
       ['Luis', false, 'mr', 'm'],
     ]);
     expect(people[0].clientId).toBe(b.clientId);
-    const upsells = await flightRecords.upsellsOf(db, bookingId);
+    const upsells = await bookingRecords.upsellsOf(db, bookingId);
     expect(upsells.map((u) => u.type)).toEqual(['flight_upgrade']);
     expect(upsells[0]).toMatchObject({ quantity: 2, details: { cabin_class: 'BUSINESS', trip_type: 'ROUND_TRIP' } });
     const [o] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(o.allotmentUsed).toBe(2); // seats: the booking's two passengers
-    const moves = await flightRecords.transitionsOf(db, bookingId);
+    const moves = await bookingRecords.transitionsOf(db, bookingId);
     expect(moves.at(-1)).toMatchObject({
       fromStatus: 'checkout',
       toStatus: 'pending_flight_booking',

@@ -14,8 +14,8 @@ import type { AppContext } from '../../context.js';
 import { formatCents } from '../../platform/money.js';
 import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../../platform/queue.js';
 import { BookingStatus } from '../bookings/rules.js';
-import { transition } from '../bookings/status.js';
-import { findBooking } from '../checkout/repository.js';
+import { findBooking, passengersOf, transition } from '../bookings/service.js';
+import * as notifications from '../notifications/service.js';
 import {
   type PassengerGender as BookingPassengerGender,
   type PassengerTitle as BookingPassengerTitle,
@@ -100,7 +100,7 @@ export async function legSearchRequest(
     leg.type === 'international'
       ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
       : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
-  const travelers = await repo.passengersOf(db, booking.id);
+  const travelers = await passengersOf(db, booking.id);
   if (travelers.length !== pax) return request;
   const lastDate = request.legs[request.legs.length - 1].date;
   return {
@@ -128,7 +128,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       meta,
     );
     if (moved) {
-      await repo.notifyAdmins(db, {
+      await notifications.notifyAdmins(db, {
         type: 'flight_booking_failed',
         bookingId,
         title: 'Flight booking failed',
@@ -160,7 +160,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
         { legs_booked: booked, legs_total: legCount, leg_index: legIndex },
       );
       if (moved) {
-        await repo.notifyAdmins(db, {
+        await notifications.notifyAdmins(db, {
           type: 'flights_confirmed',
           bookingId,
           title: 'All flights booked',
@@ -170,7 +170,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       }
       return;
     }
-    await repo.notifyAdmins(db, {
+    await notifications.notifyAdmins(db, {
       type: 'flight_leg_booked',
       bookingId,
       title: 'Flight leg booked',
@@ -185,7 +185,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     legIndex: number,
     signal?: AbortSignal,
   ): Promise<Reservation | null> {
-    const lead = (await repo.passengersOf(db, bookingId))[0];
+    const lead = (await passengersOf(db, bookingId))[0];
     if (!lead) return null;
     return flightProvider(ctx).findBooking(
       { reference, legIndex, leadPassenger: { firstName: lead.firstName, lastName: lead.lastName } },
@@ -247,7 +247,7 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     const verified = await provider.verify(fare.id, flowId, opts);
     const moved = verifiedPriceChange(fare, verified);
     if (moved) throw moved;
-    const travelers = await repo.passengersOf(db, bookingId);
+    const travelers = await passengersOf(db, bookingId);
     if (opts.signal?.aborted) {
       // the deadline passed during the verify step: no booking call is started after it
       throw new FlightProviderError('timeout', 'The leg job reached its time-out before booking', { fare_id: fare.id });

@@ -1,50 +1,12 @@
-// SQL of the tables in schema/flights.ts: a booking's status transitions and the admins'
-// notifications, per-leg flight bookings and their attempts, passengers, upsells and payments.
-// The bookings and payments modules write them through these functions; those that take part
-// in a caller's transaction take its handle.
+// SQL of the flights module's records: per-leg flight bookings and their attempts. The bookings
+// module writes them through these functions; those that take part in a caller's transaction take
+// its handle.
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import {
-  adminNotifications,
-  bookingPassengers,
-  bookingPayments,
-  bookingStatusTransitions,
-  bookingUpsells,
-  flightBookings,
-  flightLegAttempts,
-  passengers,
-} from '../../db/schema/index.js';
+import { flightBookings, flightLegAttempts } from '../../db/schema/index.js';
 
 export type FlightBookingRow = typeof flightBookings.$inferSelect;
 export type NewFlightBooking = typeof flightBookings.$inferInsert;
-
-/** The record of a status change, written in the same transaction as the status itself. */
-export async function recordTransition(tx: DbOrTx, row: typeof bookingStatusTransitions.$inferInsert): Promise<void> {
-  await tx.insert(bookingStatusTransitions).values(row);
-}
-
-export async function transitionsOf(db: DbOrTx, bookingId: number) {
-  return db
-    .select()
-    .from(bookingStatusTransitions)
-    .where(eq(bookingStatusTransitions.bookingId, bookingId))
-    .orderBy(asc(bookingStatusTransitions.id));
-}
-
-export async function notifyAdmins(
-  db: DbOrTx,
-  n: { type: string; bookingId: number | null; title: string; message: string; data?: Record<string, unknown> },
-): Promise<void> {
-  await db.insert(adminNotifications).values({ ...n, data: n.data ?? {} });
-}
-
-export async function notificationsOf(db: DbOrTx, bookingId: number) {
-  return db
-    .select()
-    .from(adminNotifications)
-    .where(eq(adminNotifications.bookingId, bookingId))
-    .orderBy(asc(adminNotifications.id));
-}
 
 export async function flightBookingsOf(db: DbOrTx, bookingId: number): Promise<FlightBookingRow[]> {
   return db
@@ -177,90 +139,6 @@ export async function resetLegAttempts(db: DbOrTx, bookingId: number, legIndexes
     .update(flightLegAttempts)
     .set({ noMatchCount: 0, exceptionCount: 0, lastError: null, updatedAt: sql`now()` })
     .where(and(eq(flightLegAttempts.bookingId, bookingId), inArray(flightLegAttempts.legIndex, legIndexes)));
-}
-
-export type PassengerRow = typeof passengers.$inferSelect;
-/** The booking's passengers in traveler order (lead first). */
-export async function passengersOf(db: DbOrTx, bookingId: number): Promise<PassengerRow[]> {
-  const rows = await db
-    .select({ p: passengers })
-    .from(bookingPassengers)
-    .innerJoin(passengers, eq(passengers.id, bookingPassengers.passengerId))
-    .where(eq(bookingPassengers.bookingId, bookingId))
-    .orderBy(asc(bookingPassengers.position));
-  return rows.map((r) => r.p);
-}
-
-export async function hasPassengers(tx: DbOrTx, bookingId: number): Promise<boolean> {
-  const rows = await tx
-    .select({ id: bookingPassengers.passengerId })
-    .from(bookingPassengers)
-    .where(eq(bookingPassengers.bookingId, bookingId))
-    .limit(1);
-  return rows.length > 0;
-}
-
-export type NewPassenger = typeof passengers.$inferInsert;
-
-export async function attachPassengers(tx: DbOrTx, bookingId: number, list: NewPassenger[]): Promise<number[]> {
-  if (list.length === 0) return [];
-  const rows = await tx.insert(passengers).values(list).returning({ id: passengers.id });
-  await tx
-    .insert(bookingPassengers)
-    .values(rows.map((r, i) => ({ bookingId, passengerId: r.id, position: i, isLead: i === 0 })));
-  return rows.map((r) => r.id);
-}
-
-export async function passengerCount(db: DbOrTx, bookingId: number): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(bookingPassengers)
-    .where(eq(bookingPassengers.bookingId, bookingId));
-  return Number(rows[0]?.n ?? 0);
-}
-
-export type NewUpsell = typeof bookingUpsells.$inferInsert;
-
-export async function insertUpsells(tx: DbOrTx, list: NewUpsell[]): Promise<void> {
-  if (list.length) await tx.insert(bookingUpsells).values(list);
-}
-
-export async function upsellsOf(db: DbOrTx, bookingId: number) {
-  return db
-    .select()
-    .from(bookingUpsells)
-    .where(eq(bookingUpsells.bookingId, bookingId))
-    .orderBy(asc(bookingUpsells.id));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Payments
-
-export type PaymentRow = typeof bookingPayments.$inferSelect;
-
-export async function savePayment(db: DbOrTx, row: typeof bookingPayments.$inferInsert): Promise<void> {
-  await db
-    .insert(bookingPayments)
-    .values(row)
-    .onConflictDoUpdate({ target: bookingPayments.intentId, set: { status: row.status, updatedAt: sql`now()` } });
-}
-
-export async function findPayment(db: DbOrTx, intentId: string): Promise<PaymentRow | null> {
-  const rows = await db.select().from(bookingPayments).where(eq(bookingPayments.intentId, intentId)).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function setPaymentStatus(db: DbOrTx, intentId: string, status: string): Promise<void> {
-  await db.update(bookingPayments).set({ status, updatedAt: sql`now()` }).where(eq(bookingPayments.intentId, intentId));
-}
-
-/** The booking's payment intents, oldest first (the console's payments card). */
-export async function paymentsOf(db: DbOrTx, bookingId: number): Promise<PaymentRow[]> {
-  return db
-    .select()
-    .from(bookingPayments)
-    .where(eq(bookingPayments.bookingId, bookingId))
-    .orderBy(asc(bookingPayments.id));
 }
 
 /** Per-leg attempt state (no-match count, last failure) for the operator. */

@@ -5,7 +5,8 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { component, ref, SESSION_REQUIRED, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
+import { component, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
 import { rateLimit } from '../../platform/rate-limit.js';
 import { bookingAdminRoutes } from '../bookings/routes.js';
 import { offerIdOf, Session } from '../checkout/routes.js';
@@ -16,9 +17,6 @@ import { FlightCheckoutService, type FlightSelectionInput } from './service.js';
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-export const ErrorBody = ref(SharedErrorBody);
-export const ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
-export const MarketPath = { market: Type.String(), lang: Type.String() };
 const OfferParams = Type.Object({ ...MarketPath, offerId: Type.String({ description: 'offer id' }) });
 
 const Airline = Type.Union([Type.String(), Type.Object({ code: Type.String(), name: Type.String() })]);

@@ -1,11 +1,11 @@
 // The console's outbox page (permission view_mail): the customer e-mails, latest first, with their
 // state (pending, sent, failed), attempts and last error; filter by state; one mail's text.
 import type { FastifyInstance } from 'fastify';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { badge, layout, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
-import { badge, layout, when } from '../admin/views.js';
 import { outboxList } from './service.js';
 
 const STATES = ['pending', 'sent', 'failed'] as const;

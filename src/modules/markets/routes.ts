@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
 import { rateLimit } from '../../platform/rate-limit.js';
 import { airportsIn, type MarketScope, resolveLanguage } from './rules.js';
 
@@ -44,8 +44,6 @@ export async function marketScoped(
     await register(scoped);
   });
 }
-
-const ErrorBody = ref(SharedErrorBody);
 
 const MarketConfig = Type.Object({
   code: Type.String(),

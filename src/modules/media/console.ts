@@ -3,11 +3,11 @@
 // Seeing it needs view_catalog or view_content; uploading needs edit_catalog or edit_content.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { guard, pageOf, sendPage, sessionOf } from '../../console/http.js';
+import { csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
-import { guard, pageOf, sendPage, sessionOf } from '../admin/console.js';
-import { csrfField, layout, notice, type PageContext, when } from '../admin/views.js';
 import { mayAny, recentUploads, type StoredUpload, storeUpload, UPLOAD_MEDIA, VIEW_MEDIA } from './service.js';
 
 interface FilePart {

@@ -4,12 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
 import { NotModified } from '../../platform/prepared-body.js';
 import { CONTENT_TYPES, cacheControlOf, contentHashOf, contentTypeOf } from './rules.js';
 import { checkMediaDir, openMedia } from './service.js';
-
-const ErrorBody = ref(SharedErrorBody);
 
 /** the stored-path form of the request (URL-decoded by the router); NUL and '..' are refused by the rules */
 function pathOf(request: FastifyRequest): string {

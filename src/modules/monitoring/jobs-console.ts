@@ -2,14 +2,14 @@
 // queue with a payload summary, the error and the tries; Retry (a new job with the same payload and
 // a fresh set of tries) and Delete, each written to the audit log.
 import type { FastifyInstance } from 'fastify';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
 import { type FailedJob, PgBossQueue } from '../../platform/queue-pgboss.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
 import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
-import { csrfField, layout, notice, type PageContext, when } from '../admin/views.js';
 
 function pgBoss(ctx: AppContext): PgBossQueue {
   if (!(ctx.queue instanceof PgBossQueue))

@@ -3,11 +3,11 @@
 // sign-in (permission view_dashboard), and /metrics behind HTTP Basic in production and staging.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { guard, pageOf, sendPage } from '../../console/http.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { ref, ErrorBody as SharedErrorBody } from '../../platform/openapi.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
 import { LoginThrottle } from '../../platform/rate-limit.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
 import { sharedCounter } from '../ops/alerts.js';
 import { registerBusinessMetrics } from './business-metrics.js';
 import { createHttpMetrics, SharedCounter } from './metrics.js';
@@ -85,7 +85,6 @@ const Deployment = Type.Object({
   build_id: Type.Union([Type.String(), Type.Null()]),
   recorded_at: Type.String({ format: 'date-time' }),
 });
-const ErrorBody = ref(SharedErrorBody);
 const PeriodQuery = Type.Object({
   period: Type.Optional(Type.Union(Object.keys(PULSE_PERIODS).map((p) => Type.Literal(p)))),
 });

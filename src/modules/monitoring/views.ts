@@ -1,8 +1,8 @@
 // Server-rendered HTML of the monitoring pages, inside the console's layout (its stylesheet, htmx).
 // Every interpolated value is escaped by the `html` tag unless it is already rendered HTML.
 
+import { layout as consoleLayout, type PageContext } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { layout as consoleLayout, type PageContext } from '../admin/views.js';
 import { SLOW_REQUEST_MS } from './rules.js';
 import type { DeploymentView, HealthRunView, PulseOverview, TelescopeEntry } from './service.js';
 import { PULSE_PERIODS } from './service.js';

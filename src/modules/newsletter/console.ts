@@ -1,10 +1,10 @@
 // The console's subscribers page (permission view_subscriber): newsletter subscribers, newest
 // first, searchable, with their consent and the state of the CRM and marketing mirrors.
 import type { FastifyInstance } from 'fastify';
+import { guard, pageOf, sendPage } from '../../console/http.js';
+import { badge, layout, type PageContext, pager, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { html } from '../../platform/html.js';
-import { guard, pageOf, sendPage } from '../admin/console.js';
-import { badge, layout, type PageContext, pager, when } from '../admin/views.js';
 import { recordsFor, type SyncRecord } from '../crm/repository.js';
 import { type MarketingSyncState, syncStatesFor } from '../marketing/sync-state.js';
 import { findSubscriber, type Subscriber, subscriberPage } from './repository.js';

@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../platform/clock.js';
-import { notifyAdmins as notifyConsole } from '../flights/repository.js';
+import { notifyAdmins as notifyConsole } from '../notifications/service.js';
 import { addToCounter, claimThrottle, countersNamed, releaseThrottle } from './repository.js';
 
 export interface AlertDeps {

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { ref, ErrorBody as SharedErrorBody, ValidationErrorBody } from '../../platform/openapi.js';
+import { ErrorBody } from '../../platform/http-shapes.js';
+import { ref, ValidationErrorBody } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { type HealthMonitor, healthMonitorOf } from './health.js';
 import { ReadinessProbe } from './readiness.js';
@@ -18,7 +19,6 @@ declare module 'fastify' {
   }
 }
 
-const ErrorBody = ref(SharedErrorBody);
 const ValidationBody = ref(ValidationErrorBody);
 
 const DeploymentRequest = Type.Object({

@@ -11,7 +11,7 @@ import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support
 import { CookieJar, clientInput, travelerInput } from '../../../test/support/checkout-jar.js';
 import { bookingPassengers, bookings, offers, seatHolds, taskRuns } from '../../db/schema/index.js';
 import { allTasks, runTask } from '../../tasks.js';
-import * as flightRecords from '../flights/repository.js';
+import * as bookingRecords from '../bookings/repository.js';
 import { findPayment } from './repository.js';
 
 let t: TestApp;
@@ -172,7 +172,7 @@ describe('Stripe webhook', () => {
     expect(b.status).toBe('pending_land_confirmation');
     expect(await passengerCount(bookingId)).toBe(2);
     expect(toCentsString(b.totalPrice)).toBe(toCentsString(String(intent.total_price)));
-    const moves = await flightRecords.transitionsOf(t.database.db, bookingId);
+    const moves = await bookingRecords.transitionsOf(t.database.db, bookingId);
     expect(moves.map((m) => m.metadata)).toEqual([expect.objectContaining({ source: 'webhook', amount_paid: 1173 })]);
     expect((await seatsUsed()).allotmentUsed).toBe(2);
     expect(await t.database.db.select().from(seatHolds).where(eq(seatHolds.bookingId, bookingId))).toEqual([]);
@@ -238,8 +238,8 @@ describe('Stripe webhook', () => {
         .sort(),
     ).toEqual([false, true]);
     expect(await passengerCount(bookingId)).toBe(2);
-    expect((await flightRecords.transitionsOf(t.database.db, bookingId)).length).toBe(1);
-    expect((await flightRecords.upsellsOf(t.database.db, bookingId)).length).toBe(0);
+    expect((await bookingRecords.transitionsOf(t.database.db, bookingId)).length).toBe(1);
+    expect((await bookingRecords.upsellsOf(t.database.db, bookingId)).length).toBe(0);
     expect((await seatsUsed()).allotmentUsed).toBe(used + 2);
     // a redelivery later is a no-op
     expect((await deliver(first)).json()).toEqual({ received: true, duplicate: true, handled: false });
@@ -262,7 +262,7 @@ describe('reconciliation and holds', () => {
     expect(run).toMatchObject({ ok: true });
     expect(run.message).toContain('finalized 1');
     expect((await booking(bookingId)).status).toBe('pending_land_confirmation');
-    const moves = await flightRecords.transitionsOf(t.database.db, bookingId);
+    const moves = await bookingRecords.transitionsOf(t.database.db, bookingId);
     expect(moves[0].metadata).toMatchObject({ source: 'reconciliation' });
     const runs = await t.database.db.select().from(taskRuns).where(eq(taskRuns.name, 'payments.reconcile'));
     expect(runs.length).toBeGreaterThanOrEqual(2);
@@ -345,7 +345,7 @@ describe('quotes and documentation', () => {
     const b = await booking(bookingId);
     expect(b.status).toBe('pending_land_confirmation');
     expect(Number(b.totalPrice)).toBe(intent.total_price);
-    expect(await flightRecords.upsellsOf(t.database.db, bookingId)).toEqual([]);
+    expect(await bookingRecords.upsellsOf(t.database.db, bookingId)).toEqual([]);
   });
 
   it('keeps the quote when the session price refreshes after the intent', async () => {

@@ -10,8 +10,10 @@ import { airports, airportTranslations, bookingPassengers, bookings, offers } fr
 import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
 import { finalizeBooking } from '../bookings/finalization.js';
+import * as bookingRecords from '../bookings/repository.js';
 import { createApiToken } from '../checkout/service.js';
 import * as flightRecords from '../flights/repository.js';
+import * as notifications from '../notifications/service.js';
 import { paymentsOf } from './repository.js';
 
 let t: TestApp;
@@ -132,7 +134,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(done.json().data.status).toBe('pending_flight_booking');
 
     const db = t.database.db;
-    const upsells = await flightRecords.upsellsOf(db, session.booking_id);
+    const upsells = await bookingRecords.upsellsOf(db, session.booking_id);
     expect(upsells.map((u) => [u.type, u.quantity, u.totalPrice])).toEqual([
       ['hotel_upgrade', 1, session.hotel_selections[0].price_difference.toFixed(2)],
       ['activity', 2, (session.activity_selections[0].price * 2).toFixed(2)],
@@ -173,7 +175,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
       .from(bookingPassengers)
       .where(eq(bookingPassengers.bookingId, session.booking_id));
     expect(Number(count[0].n)).toBe(2);
-    expect((await flightRecords.upsellsOf(db, session.booking_id)).length).toBe(3);
+    expect((await bookingRecords.upsellsOf(db, session.booking_id)).length).toBe(3);
 
     const admin = await createApiToken(db, 'admin', ['*']);
     const res = await t.app.inject({
@@ -223,7 +225,7 @@ describe('embedded default: sandbox flights and sandbox payments', () => {
     expect(done.statusCode).toBe(200);
     const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(after.allotmentUsed).toBe(after.allotment);
-    expect((await flightRecords.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual([]);
+    expect((await notifications.notificationsOf(db, bookingId)).map((n) => n.type)).toEqual([]);
     await db.update(offers).set({ allotmentUsed: o.allotmentUsed }).where(eq(offers.id, cat.offers.active));
   });
 });
@@ -276,7 +278,7 @@ describe('economy flights booked as chosen', () => {
     expect(
       (await jar.call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id })).statusCode,
     ).toBe(200);
-    const upsells = await flightRecords.upsellsOf(db, start.booking_id);
+    const upsells = await bookingRecords.upsellsOf(db, start.booking_id);
     expect(upsells.map((u) => [u.type, u.quantity])).toEqual([['flight_fare', 2]]);
     const admin = await createApiToken(db, 'admin2', ['*']);
     const res = await t.app.inject({

@@ -10,12 +10,11 @@ import { depositFor } from '../balance/rules.js';
 import { balanceSummary } from '../balance/service.js';
 import { type Confirmation, finalizeBooking } from '../bookings/finalization.js';
 import { BookingStatus } from '../bookings/rules.js';
+import { findBookingByReference, passengerCount } from '../bookings/service.js';
 import { findOffer, lockOfferSeats, offerDepartureDate, offerFlightData } from '../catalog/offers.js';
 import { productHeroImage } from '../catalog/repository.js';
-import { findBookingByReference } from '../checkout/repository.js';
 import { parseFlightCache } from '../flights/cache.js';
 import type { CheckoutSessions, FlightSession, FlightSessionState } from '../flights/checkout-session.js';
-import * as flights from '../flights/repository.js';
 import type { MarketScope } from '../markets/rules.js';
 import type { PaymentGateway, PaymentIntent } from './gateway.js';
 import * as repo from './repository.js';
@@ -312,7 +311,7 @@ export class PaymentService {
     const offer = await findOffer(this.ctx.database, booking.offerId, scope.lang);
     const summary = offer ? this.sessions.checkout.offerSummary(scope, offer) : null;
     const hero = offer ? await productHeroImage(db, offer.marketProductId) : null;
-    const travelers = (await flights.passengerCount(db, booking.id)) || booking.actualPaxCount;
+    const travelers = (await passengerCount(db, booking.id)) || booking.actualPaxCount;
     const days = offer?.tripDurationDays ?? null;
     const balance = await balanceSummary(db, booking.id);
     return {

@@ -1,16 +1,17 @@
-// The console's web plumbing: the session cookie, one guard (signed in, holding a permission,
-// CSRF token on every non-GET), HTML replies with a strict CSP, form bodies, and the assets
-// (htmx from node_modules, our stylesheet), all served from our own origin.
+// The console shell's web plumbing, used by every module's pages: the session cookie, one guard
+// (signed in, holding a permission, CSRF token on every non-GET), HTML replies with a strict CSP,
+// form bodies, and the assets (htmx from node_modules, our stylesheet), all served from our own
+// origin.
 
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { AppError } from '../../platform/errors.js';
-import { projectPath } from '../../platform/paths.js';
-import { allows, type Permission } from './permissions.js';
-import { type ResolvedSession, resolveSession } from './service.js';
+import type { AppContext } from '../context.js';
+import { allows, type Permission } from '../modules/admin/permissions.js';
+import { type ResolvedSession, resolveSession } from '../modules/admin/service.js';
+import { AppError } from '../platform/errors.js';
+import { projectPath } from '../platform/paths.js';
 import { errorPage, type PageContext } from './views.js';
 
 export const CSP =
@@ -194,7 +195,7 @@ const require = createRequire(import.meta.url);
 /** htmx and our stylesheet, read once at start-up. */
 export function assetRoutes(scope: FastifyInstance): void {
   const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
-  const css = readFileSync(projectPath('src', 'modules', 'admin', 'console.css'));
+  const css = readFileSync(projectPath('src', 'console', 'console.css'));
   const cache = 'public, max-age=86400';
   scope.get('/admin/assets/htmx.min.js', { schema: { hide: true }, config: { unrecorded: true } }, (_req, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', cache).send(htmx),

@@ -4,8 +4,8 @@
 // once more above the form with a link to it. The one field renderer and the one problem mapping
 // of the console.
 
-import type { ImportProblem } from '../../import/section.js';
-import { type Html, html } from '../../platform/html.js';
+import type { ImportProblem } from '../import/section.js';
+import { type Html, html } from '../platform/html.js';
 
 /** Messages per form field; '' holds the ones that name no field of the form. */
 export type FieldErrors = Record<string, string[]>;

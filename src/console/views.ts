@@ -1,10 +1,11 @@
 // The console's shared markup: the layout (header, navigation, notifications bell, sign-out),
 // the sign-in page, error pages, status badges and small form and table pieces. Every value is
 // escaped by the `html` tag; no inline script or style (the CSP allows only our own files).
-import { type Html, html } from '../../platform/html.js';
+
+import { allows } from '../modules/admin/permissions.js';
+import type { AdminActor } from '../modules/admin/service.js';
+import { type Html, html } from '../platform/html.js';
 import { navigationFor } from './navigation.js';
-import { allows } from './permissions.js';
-import type { AdminActor } from './service.js';
 
 export const ASSET_VERSION = '2';
 
