@@ -202,6 +202,24 @@ describe('economy re-pricing and cached options', () => {
     expect(body.outbound_options[0].fareId).toBe(body.inbound_options[0].fareId);
   });
 
+  it('prices a USD market from offers Duffel bills in EUR, converted at today’s rate (1 EUR = 1.10 USD)', async () => {
+    const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.usd));
+    await t.database.db
+      .update(offers)
+      .set({ flightData: flightCacheFor(o.departureDate, o.returnDate!) })
+      .where(eq(offers.id, cat.offers.usd));
+    const res = await call(null, 'POST', `/api/us/en/checkout/${cat.offers.usd}/search-economy-flights`);
+    expect(res.statusCode).toBe(200);
+    // live fares, not the cache fallback the dropped EUR offers used to cause
+    expect(res.json().data).toMatchObject({ has_flights: true });
+    expect(res.json().data.fallback).toBeUndefined();
+    const [after] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.usd));
+    const leg = (after.flightData as { legs: Record<string, any>[] }).legs[0];
+    expect(leg.billed_currency).toBe('EUR');
+    // the USD total is the EUR bill x 1.10, half away from zero on the cent
+    expect(leg.fare_total_cents).toBe(Math.round((leg.billed_total_cents * 11) / 10));
+  });
+
   it('falls back without failing when the provider errors', async () => {
     fake.failNext('create_offer_request', { status: 503, code: 'service_unavailable', message: 'down' });
     const res = await call(null, 'POST', `${base}/${cat.offers.active}/search-economy-flights`);
