@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
+import { cancellationRoutes } from './cancellation-routes.js';
 import { bookAllFlights } from './flight-booking.js';
 import { rebookLeg, searchLegFares } from './rebooking.js';
 import { bookingView } from './view.js';
@@ -197,4 +198,6 @@ export async function bookingAdminRoutes(
     },
     async (request) => ({ success: true, data: await bookingView(ctx, bookingIdOf(request)) }),
   );
+
+  await cancellationRoutes(app, ctx, adminOnly);
 }

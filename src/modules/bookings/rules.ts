@@ -14,6 +14,8 @@ export const BookingStatus = {
   balanceOverdue: 'balance_overdue',
   /** the balance is paid and nothing is left to book */
   fullyPaid: 'fully_paid',
+  /** cancelled by the traveller or the organiser (fee and refund in the transition) */
+  cancelled: 'cancelled',
 } as const;
 export type BookingStatusValue = (typeof BookingStatus)[keyof typeof BookingStatus];
 
@@ -30,17 +32,19 @@ const S = BookingStatus;
  * deposit finalizes a checkout (or one abandoned meanwhile); booking the flights starts from a
  * paid booking or a failed run and ends confirmed, failed, or undone when no leg job could be
  * queued; the balance ends settled bookings fully paid, or overdue, and a paid overdue balance
- * returns the booking to where it was (flights still to book) or to fully paid.
+ * returns the booking to where it was (flights still to book) or to fully paid. Every paid status
+ * may be cancelled (a checkout is abandoned instead); a cancelled booking moves no more.
  */
 export const BOOKING_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   [S.checkout]: [S.pendingFlightBooking, S.pendingLandConfirmation],
   [S.abandoned]: [S.pendingFlightBooking, S.pendingLandConfirmation],
-  [S.pendingFlightBooking]: [S.flightBookingInProgress, S.balanceOverdue],
-  [S.flightBookingFailed]: [S.flightBookingInProgress, S.balanceOverdue],
-  [S.flightBookingInProgress]: [S.flightsConfirmed, S.flightBookingFailed, S.pendingFlightBooking],
-  [S.flightsConfirmed]: [S.fullyPaid, S.balanceOverdue],
-  [S.pendingLandConfirmation]: [S.fullyPaid, S.balanceOverdue],
-  [S.balanceOverdue]: [S.fullyPaid, S.pendingFlightBooking, S.flightBookingFailed],
+  [S.pendingFlightBooking]: [S.flightBookingInProgress, S.balanceOverdue, S.cancelled],
+  [S.flightBookingFailed]: [S.flightBookingInProgress, S.balanceOverdue, S.cancelled],
+  [S.flightBookingInProgress]: [S.flightsConfirmed, S.flightBookingFailed, S.pendingFlightBooking, S.cancelled],
+  [S.flightsConfirmed]: [S.fullyPaid, S.balanceOverdue, S.cancelled],
+  [S.pendingLandConfirmation]: [S.fullyPaid, S.balanceOverdue, S.cancelled],
+  [S.balanceOverdue]: [S.fullyPaid, S.pendingFlightBooking, S.flightBookingFailed, S.cancelled],
+  [S.fullyPaid]: [S.cancelled],
 };
 
 /** Whether BOOKING_TRANSITIONS lets a booking move from `from` to `to`. */

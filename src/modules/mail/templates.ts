@@ -4,7 +4,12 @@
 import { centsToNumber } from '../../platform/money.js';
 import { escapeHtml } from '../monitoring/rules.js';
 
-export type MailKind = 'booking_confirmation' | 'balance_reminder' | 'balance_receipt' | 'balance_failed';
+export type MailKind =
+  | 'booking_confirmation'
+  | 'balance_reminder'
+  | 'balance_receipt'
+  | 'balance_failed'
+  | 'booking_cancelled';
 
 export interface MailFacts {
   firstName: string;
@@ -21,6 +26,8 @@ export interface MailFacts {
   language: string;
   /** balance_failed and balance_reminder: where to pay */
   payLink?: string;
+  /** booking_cancelled: the cancellation fee and what is refunded to the card */
+  cancellation?: { feeCents: number; refundCents: number };
 }
 
 export interface RenderedMail {
@@ -41,6 +48,8 @@ interface Words {
   subjects: Record<MailKind, (ref: string) => string>;
   intro: Record<MailKind, string>;
   fullyPaid: string;
+  fee: string;
+  refund: string;
 }
 
 const WORDS: Record<string, Words> = {
@@ -58,14 +67,19 @@ const WORDS: Record<string, Words> = {
       balance_reminder: (r) => `Booking ${r}: your balance is due soon`,
       balance_receipt: (r) => `Booking ${r}: balance received`,
       balance_failed: (r) => `Booking ${r}: we could not charge your balance`,
+      booking_cancelled: (r) => `Booking ${r} cancelled`,
     },
     intro: {
       booking_confirmation: 'Thank you for your booking. We have received your payment.',
       balance_reminder: 'The balance of your booking will be charged to your saved card on the due date.',
       balance_receipt: 'We have received the balance of your booking. Your trip is fully paid.',
       balance_failed: 'We could not charge the balance of your booking to your saved card. Please pay it here:',
+      booking_cancelled:
+        'Your booking has been cancelled. Any refund goes back to the card you paid with; your bank may take up to 10 days to show it.',
     },
     fullyPaid: 'Your trip is fully paid.',
+    fee: 'Cancellation fee',
+    refund: 'Refund',
   },
   es: {
     hello: (n) => `Hola ${n}:`,
@@ -81,14 +95,19 @@ const WORDS: Record<string, Words> = {
       balance_reminder: (r) => `Reserva ${r}: el pago pendiente vence pronto`,
       balance_receipt: (r) => `Reserva ${r}: pago pendiente recibido`,
       balance_failed: (r) => `Reserva ${r}: no hemos podido cobrar el pago pendiente`,
+      booking_cancelled: (r) => `Reserva ${r} cancelada`,
     },
     intro: {
       booking_confirmation: 'Gracias por tu reserva. Hemos recibido tu pago.',
       balance_reminder: 'El importe pendiente de tu reserva se cargará en tu tarjeta guardada en la fecha indicada.',
       balance_receipt: 'Hemos recibido el importe pendiente de tu reserva. Tu viaje está totalmente pagado.',
       balance_failed: 'No hemos podido cargar el importe pendiente en tu tarjeta guardada. Puedes pagarlo aquí:',
+      booking_cancelled:
+        'Tu reserva ha sido cancelada. El reembolso vuelve a la tarjeta con la que pagaste; tu banco puede tardar hasta 10 días en mostrarlo.',
     },
     fullyPaid: 'Tu viaje está totalmente pagado.',
+    fee: 'Gastos de cancelación',
+    refund: 'Reembolso',
   },
   ca: {
     hello: (n) => `Hola ${n}:`,
@@ -104,14 +123,19 @@ const WORDS: Record<string, Words> = {
       balance_reminder: (r) => `Reserva ${r}: el pagament pendent venç aviat`,
       balance_receipt: (r) => `Reserva ${r}: pagament pendent rebut`,
       balance_failed: (r) => `Reserva ${r}: no hem pogut cobrar el pagament pendent`,
+      booking_cancelled: (r) => `Reserva ${r} cancel·lada`,
     },
     intro: {
       booking_confirmation: 'Gràcies per la teva reserva. Hem rebut el teu pagament.',
       balance_reminder: 'L’import pendent de la teva reserva es carregarà a la targeta desada en la data indicada.',
       balance_receipt: 'Hem rebut l’import pendent de la teva reserva. El teu viatge està totalment pagat.',
       balance_failed: 'No hem pogut carregar l’import pendent a la teva targeta desada. Pots pagar-lo aquí:',
+      booking_cancelled:
+        'La teva reserva ha estat cancel·lada. El reemborsament torna a la targeta amb què vas pagar; el teu banc pot trigar fins a 10 dies a mostrar-lo.',
     },
     fullyPaid: 'El teu viatge està totalment pagat.',
+    fee: 'Despeses de cancel·lació',
+    refund: 'Reemborsament',
   },
   de: {
     hello: (n) => `Hallo ${n},`,
@@ -127,6 +151,7 @@ const WORDS: Record<string, Words> = {
       balance_reminder: (r) => `Buchung ${r}: Ihre Restzahlung ist bald fällig`,
       balance_receipt: (r) => `Buchung ${r}: Restzahlung erhalten`,
       balance_failed: (r) => `Buchung ${r}: Restzahlung nicht möglich`,
+      booking_cancelled: (r) => `Buchung ${r} storniert`,
     },
     intro: {
       booking_confirmation: 'Vielen Dank für Ihre Buchung. Wir haben Ihre Zahlung erhalten.',
@@ -134,8 +159,12 @@ const WORDS: Record<string, Words> = {
       balance_receipt: 'Wir haben den Restbetrag Ihrer Buchung erhalten. Ihre Reise ist vollständig bezahlt.',
       balance_failed:
         'Wir konnten den Restbetrag nicht von Ihrer gespeicherten Karte abbuchen. Bitte bezahlen Sie ihn hier:',
+      booking_cancelled:
+        'Ihre Buchung wurde storniert. Eine Erstattung geht auf die Karte, mit der Sie bezahlt haben; Ihre Bank kann bis zu 10 Tage brauchen, um sie anzuzeigen.',
     },
     fullyPaid: 'Ihre Reise ist vollständig bezahlt.',
+    fee: 'Stornogebühr',
+    refund: 'Erstattung',
   },
   fr: {
     hello: (n) => `Bonjour ${n},`,
@@ -151,14 +180,19 @@ const WORDS: Record<string, Words> = {
       balance_reminder: (r) => `Réservation ${r} : votre solde arrive à échéance`,
       balance_receipt: (r) => `Réservation ${r} : solde reçu`,
       balance_failed: (r) => `Réservation ${r} : nous n’avons pas pu prélever votre solde`,
+      booking_cancelled: (r) => `Réservation ${r} annulée`,
     },
     intro: {
       booking_confirmation: 'Merci pour votre réservation. Nous avons bien reçu votre paiement.',
       balance_reminder: 'Le solde de votre réservation sera prélevé sur votre carte enregistrée à la date d’échéance.',
       balance_receipt: 'Nous avons bien reçu le solde de votre réservation. Votre voyage est entièrement payé.',
       balance_failed: 'Nous n’avons pas pu prélever le solde sur votre carte enregistrée. Vous pouvez le payer ici :',
+      booking_cancelled:
+        'Votre réservation a été annulée. Le remboursement revient sur la carte utilisée pour payer ; votre banque peut mettre jusqu’à 10 jours à l’afficher.',
     },
     fullyPaid: 'Votre voyage est entièrement payé.',
+    fee: 'Frais d’annulation',
+    refund: 'Remboursement',
   },
 };
 
@@ -182,12 +216,14 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     [w.total, m(facts.totalCents)],
     [w.paid, m(facts.amountPaidCents)],
   ];
-  if (facts.balanceCents > 0) {
+  if (kind === 'booking_cancelled' && facts.cancellation) {
+    rows.push([w.fee, m(facts.cancellation.feeCents)], [w.refund, m(facts.cancellation.refundCents)]);
+  } else if (facts.balanceCents > 0) {
     rows.push([w.balance, m(facts.balanceCents)]);
     if (facts.balanceDueDate) rows.push([w.due, day(facts.balanceDueDate, locale)]);
   }
   const link = kind === 'balance_failed' || kind === 'balance_reminder' ? facts.payLink : undefined;
-  const closing = facts.balanceCents > 0 ? null : w.fullyPaid;
+  const closing = facts.balanceCents > 0 || kind === 'booking_cancelled' ? null : w.fullyPaid;
   const subject = w.subjects[kind](facts.reference);
   const text = [
     w.hello(facts.firstName),
