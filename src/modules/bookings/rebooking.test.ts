@@ -69,6 +69,7 @@ describe('admin re-booking of a leg', () => {
         url: `/api/internal/bookings/${b.id}/legs/0/search`,
         headers: auth,
       });
+      expect(searched.statusCode, searched.body).toBe(200);
       const same = searched.json().data.fares[0];
       expect(same.flights[0].flight_numbers).toEqual(selection.legs[0].flight_numbers.outbound);
       expect(same.total_price).toBe(selection.legs[0].fare_total_cents! / 100);
