@@ -39,6 +39,12 @@ describe('flight provider settings', () => {
     expect(loadConfig({ FLIGHTS_TIMEOUT_MS: '5000' }).flights.timeoutMs).toBe(5_000);
     expect(() => loadConfig({ FLIGHTS_TIMEOUT_MS: '50' })).toThrow(/FLIGHTS_TIMEOUT_MS/);
   });
+
+  it('gives order creation its own time-out, FLIGHTS_ORDER_TIMEOUT_MS (130 s by default, Duffel’s guidance)', () => {
+    expect(loadConfig({}).flights.orderTimeoutMs).toBe(130_000);
+    expect(loadConfig({ FLIGHTS_ORDER_TIMEOUT_MS: '150000' }).flights.orderTimeoutMs).toBe(150_000);
+    expect(() => loadConfig({ FLIGHTS_ORDER_TIMEOUT_MS: '10' })).toThrow(/FLIGHTS_ORDER_TIMEOUT_MS/);
+  });
 });
 
 describe('hardening settings', () => {

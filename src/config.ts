@@ -149,6 +149,8 @@ export const ConfigSchema = Type.Object({
     duffel: Type.Object({ apiUrl: Type.String(), apiToken: Type.String() }),
     /** time-out of one provider call; the checkout falls back to the cache after it */
     timeoutMs: Type.Integer(),
+    /** time-out of an order creation (Duffel recommends about 130 s: airlines may take 120 s) */
+    orderTimeoutMs: Type.Integer(),
   }),
   deploymentToken: Type.String(),
   /** Deadlines of every outside call and of the process life cycle (docs/operations.md). */
@@ -464,6 +466,7 @@ export function loadConfig(env: Env = process.env): Config {
       provider: flightsProvider,
       duffel: { apiUrl: url(env, 'DUFFEL_API_URL', 'https://api.duffel.com'), apiToken: duffelToken },
       timeoutMs: int(env, 'FLIGHTS_TIMEOUT_MS', 30_000, 1_000, 120_000),
+      orderTimeoutMs: int(env, 'FLIGHTS_ORDER_TIMEOUT_MS', 130_000, 1_000, 300_000),
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     limits: {

@@ -2737,8 +2737,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Flight options from the offer cache
-         * @description Flight options from the offer cache.
+         * Flight cards to choose: the offer cache (a non-standard party: its own live search)
+         * @description Every card listed can be chosen with PUT /flights by its fareId. With a session of a party other than the offer's 2 adults whose economy search ran, the cards are that search's, priced for the party.
          */
         get: {
             parameters: {
@@ -2838,6 +2838,15 @@ export interface paths {
                 };
                 /** @description Validation failed. */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description An outside service answered with an error. */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3772,7 +3781,7 @@ export interface paths {
         put?: never;
         /**
          * Record the succeeded balance payment intent (signed pay link)
-         * @description Record the succeeded balance payment intent (signed pay link).
+         * @description With the sandbox gateway, payment_method takes Stripe's test methods (default pm_card_visa; pm_card_chargeDeclined: 402 payment_not_succeeded, confirm again with another). With Stripe, the page confirms with Stripe.js first; payment_method is optional and confirms server-side.
          */
         post: {
             parameters: {
@@ -4790,10 +4799,12 @@ export interface components {
         };
         /**
          * ConfirmBalanceInput
-         * @description The balance payment intent to confirm.
+         * @description The balance payment intent to confirm and, optionally, the payment method.
          */
         ConfirmBalanceInput: {
             payment_intent_id: string;
+            /** @description payment method id, e.g. pm_card_visa */
+            payment_method?: string;
         };
         /**
          * ProductSummary

@@ -59,8 +59,13 @@ const Paid = component(
 
 const ConfirmBalanceBody = component(
   'ConfirmBalanceInput',
-  Type.Object({ payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }) }),
-  'The balance payment intent to confirm.',
+  Type.Object({
+    payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+    payment_method: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'payment method id, e.g. pm_card_visa' }),
+    ),
+  }),
+  'The balance payment intent to confirm and, optionally, the payment method.',
 );
 
 export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -124,6 +129,10 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'Record the succeeded balance payment intent (signed pay link)',
           params: Params,
           querystring: Signed,
+          description:
+            "With the sandbox gateway, payment_method takes Stripe's test methods (default pm_card_visa; " +
+            'pm_card_chargeDeclined: 402 payment_not_succeeded, confirm again with another). With Stripe, ' +
+            'the page confirms with Stripe.js first; payment_method is optional and confirms server-side.',
           body: ref(ConfirmBalanceBody),
           response: {
             200: ok(ref(Paid)),
@@ -137,7 +146,10 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request) => {
         const [market, reference, expires, signature] = args(request);
-        const { payment_intent_id } = request.body as { payment_intent_id: string };
+        const { payment_intent_id, payment_method } = request.body as {
+          payment_intent_id: string;
+          payment_method?: string;
+        };
         return {
           success: true,
           data: await confirmBalancePayment(
@@ -148,6 +160,7 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
             payment_intent_id,
             expires,
             signature,
+            payment_method,
           ),
         };
       },

@@ -126,8 +126,9 @@ const FlightSelectionBody = component(
         Type.String({
           maxLength: 4000,
           description:
-            'the chosen card: BUSINESS a card of the business search; ECONOMY a card of the live economy search, ' +
-            '"cache" for the cached route card, or absent for the fare the price was built on (unknown: 422 fare_not_found)',
+            'the chosen card: BUSINESS a card of the business search; ECONOMY a card of the live economy search or ' +
+            'of GET /{offerId}/flights (re-checked live for the party; expired: 422 fare_not_found), ' +
+            '"cache" for the cached route card, or absent for the fare the price was built on',
         }),
       ),
     ),
@@ -187,15 +188,19 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         {
           schema: {
             tags,
-            summary: 'Flight options from the offer cache',
+            summary: 'Flight cards to choose: the offer cache (a non-standard party: its own live search)',
+            description:
+              'Every card listed can be chosen with PUT /flights by its fareId. With a session of a party other ' +
+              "than the offer's 2 adults whose economy search ran, the cards are that search's, priced for the party.",
             params: OfferParams,
             response: { 200: ok(ref(CachedFlights)), 404: ErrorBody },
           },
         },
-        async (request) => ({
-          success: true,
-          data: await service.cachedOptions((request as Scoped).scope, offerIdOf(request)),
-        }),
+        async (request) => {
+          const scope = (request as Scoped).scope;
+          const session = await sessions.find(scope, request);
+          return { success: true, data: await service.cachedOptions(scope, offerIdOf(request), session) };
+        },
       );
 
       r.put(
@@ -208,7 +213,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             body: ref(FlightSelectionBody),
-            response: { 200: ok(ref(Session)), 400: ErrorBody, 422: ErrorBody },
+            response: { 200: ok(ref(Session)), 400: ErrorBody, 422: ErrorBody, 502: ErrorBody },
           },
         },
         async (request) => {
@@ -216,7 +221,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
           const session = await sessions.require(scope, request);
           return {
             success: true,
-            data: await service.selectFlights(session, request.body as FlightSelectionInput),
+            data: await service.selectFlights(scope, session, request.body as FlightSelectionInput),
           };
         },
       );
