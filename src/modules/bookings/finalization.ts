@@ -14,7 +14,7 @@ import { takeSeats } from '../catalog/offers.js';
 import { textLanguages } from '../catalog/rules.js';
 import * as checkout from '../checkout/api.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
-import type { FlightLeg, FlightSegment } from '../flights/rules.js';
+import { type FlightLeg, type FlightSegment, legTotalCents } from '../flights/rules.js';
 import { marketDefaultLanguage } from '../markets/api.js';
 import * as notifications from '../notifications/service.js';
 import * as payments from '../payments/api.js';
@@ -100,7 +100,7 @@ async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number, lan
       origin_airport: airport(l.origin),
       destination_airport: airport(l.destination),
       pax_count: pax,
-      total_price: centsToNumber(toCents(l.fare_price) * pax),
+      total_price: centsToNumber(legTotalCents(l, pax)),
     })),
   };
 }
