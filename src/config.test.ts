@@ -42,7 +42,12 @@ describe('flight provider settings', () => {
 describe('hardening settings', () => {
   it('has public-write limits, abandoned-checkout retention and the health cache age by default', () => {
     const c = loadConfig({});
-    expect(c.writeLimits).toEqual({ checkoutStartsPerIp: 20, checkoutStartsPerVisitor: 6, publicWritesPerMinute: 120 });
+    expect(c.writeLimits).toEqual({
+      checkoutStartsPerIp: 20,
+      checkoutStartsPerVisitor: 6,
+      publicWritesPerMinute: 120,
+      signedLinksPerMinute: 30,
+    });
     expect(c.checkout.abandonedRetentionDays).toBe(90);
     expect(c.health.maxAgeSeconds).toBe(60);
     expect(() => loadConfig({ RATE_LIMIT_PUBLIC_WRITES: '0' })).toThrow(/RATE_LIMIT_PUBLIC_WRITES/);

@@ -56,6 +56,8 @@ export interface Config {
     checkoutStartsPerVisitor: number;
     /** every other write under /api/:market/:lang per client IP */
     publicWritesPerMinute: number;
+    /** requests per minute and IP on the signed links (manage my booking, supplier confirmations) */
+    signedLinksPerMinute: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -365,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
       checkoutStartsPerIp: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_IP', 20, 1),
       checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
       publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
+      signedLinksPerMinute: int(env, 'RATE_LIMIT_SIGNED_LINKS', 30, 1),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',

@@ -27,6 +27,7 @@ const UNLIMITED = {
   RATE_LIMIT_CHECKOUT_STARTS_PER_IP: '1000000',
   RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR: '1000000',
   RATE_LIMIT_PUBLIC_WRITES: '1000000',
+  RATE_LIMIT_SIGNED_LINKS: '1000000',
 };
 
 /** A complete production configuration (config.ts refuses production without each of these). */

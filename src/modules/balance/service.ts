@@ -5,7 +5,7 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
-import { type BookingRow, findBooking, transition, transitionsOf } from '../bookings/service.js';
+import { type BookingRow, confirmIfReady, findBooking, transition, transitionsOf } from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
 import { findClient } from '../checkout/repository.js';
 import { queueMail } from '../mail/service.js';
@@ -222,6 +222,8 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
       remaining_price: 0,
       currency: balance.currency,
     });
+    // suppliers that all confirmed while the balance was overdue
+    await confirmIfReady(tx, booking.id, { purpose: 'balance' });
   }
   await mailCustomer(tx, ctx, booking, 'balance_receipt', `balance-receipt:${booking.id}`);
 }

@@ -22,6 +22,7 @@ import type { Quote } from '../payments/rules.js';
 import * as repo from './repository.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
 import { transition } from './status.js';
+import { confirmIfReady, requestSupplierConfirmations } from './supplier-confirmations.js';
 
 export interface PaymentFacts {
   intentId: string;
@@ -294,8 +295,12 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     // the seats were held since the intent: they become the booking's, the hold goes
     await takeSeats(tx, booking.offerId, pax);
     await payments.releaseHold(tx, booking.id);
-    const confirmation = await finish(next);
-    return { bookingId: booking.id, reference: booking.reference, status: next, finalized: true, confirmation };
+    // each booked land service asked of its supplier; a booking with nothing to confirm (no
+    // flights, no land services) is confirmed at once
+    await requestSupplierConfirmations(tx, ctx, booking.id);
+    const status = (await confirmIfReady(tx, booking.id, { source: payment.source })) ? BookingStatus.confirmed : next;
+    const confirmation = await finish(status);
+    return { bookingId: booking.id, reference: booking.reference, status, finalized: true, confirmation };
   });
   // after the commit: the catalog's configurator shows the allotment this booking used at once
   if (done.finalized) ctx.events.emit('offers:changed');

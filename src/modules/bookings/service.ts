@@ -15,3 +15,4 @@ export {
   upsellsOf,
 } from './repository.js';
 export { transition } from './status.js';
+export { confirmIfReady } from './supplier-confirmations.js';
