@@ -41,6 +41,7 @@ describe('the console permission list', () => {
         'view_booking',
         'book_flights_booking',
         'resend_confirmation_booking',
+        'update_booking',
         'view_lead',
         'delete_lead',
         'view_subscriber',

@@ -26,7 +26,12 @@ export interface AdminResource {
 
 // Adding a resource here adds its permissions everywhere (role editor, super_admin, docs/console.md).
 export const adminResources = {
-  booking: { label: 'Bookings', abilities: ['view', 'book_flights', 'resend_confirmation'], bulkDelete: false },
+  // update: internal notes, supplier answers and amendments after the sale
+  booking: {
+    label: 'Bookings',
+    abilities: ['view', 'book_flights', 'resend_confirmation', 'update'],
+    bulkDelete: false,
+  },
   lead: { label: 'Leads', abilities: ['view', 'delete'], bulkDelete: true },
   subscriber: { label: 'Subscribers', abilities: ['view'], bulkDelete: false },
   sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },

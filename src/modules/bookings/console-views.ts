@@ -2,7 +2,7 @@
 // booking (status and timeline, contact, passengers, selections, payments, flight legs with their
 // flight-booking records, notifications) with its Book All Flights / Retry action.
 
-import { badge, layout, notice, type PageContext, when } from '../../console/views.js';
+import { badge, csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
 import { allows } from '../admin/permissions.js';
 import type { BookingFilter, BookingListRow } from './search.js';
@@ -12,11 +12,17 @@ export type BookingView = Awaited<ReturnType<typeof bookingView>>;
 
 const STATUSES = [
   'checkout',
+  'abandoned',
   'pending_flight_booking',
   'flight_booking_in_progress',
   'flights_confirmed',
   'flight_booking_failed',
   'pending_land_confirmation',
+  'confirmed',
+  'fully_paid',
+  'balance_overdue',
+  'completed',
+  'cancelled',
 ];
 const SORT_LABELS: Record<BookingFilter['sort'], string> = {
   newest: 'Newest first',
@@ -145,7 +151,9 @@ export function bookingPage(
 <dt>E-mail</dt><dd><a href="mailto:${b.contact.email}">${b.contact.email}</a></dd><dt>Phone</dt><dd>${b.contact.phone}</dd></dl>`
         : html`<p class="muted">Not given yet.</p>`
     }</div>
-<div class="card"><h2>Booking</h2><dl class="facts"><dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd>
+<div class="card"><h2>Trip</h2><dl class="facts"><dt>Tour</dt><dd>${b.tour_name ?? '–'}</dd>
+<dt>Departure</dt><dd>${b.departure_date ?? '–'}</dd><dt>Return</dt><dd>${b.return_date ?? '–'}</dd>
+<dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd>
 <dt>Travellers</dt><dd>${b.actual_pax_count} (${b.actual_room_type})</dd><dt>Total</dt><dd>${b.total_price} ${b.currency}</dd>
 <dt>Checkout step</dt><dd>${b.checkout_step ?? '–'}</dd><dt>Created</dt><dd>${when(b.created_at)}</dd></dl></div>
 <div class="card"><h2>Payments</h2>${
@@ -156,12 +164,62 @@ export function bookingPage(
           )}</tbody></table>`
         : html`<p class="muted">No payment yet.</p>`
     }
-<dl class="facts"><dt>Paid</dt><dd>${paid / 100} ${b.currency}</dd><dt>Balance</dt><dd>${balance} ${b.currency}</dd></dl></div>
+<dl class="facts"><dt>Paid</dt><dd>${paid / 100} ${b.currency}</dd><dt>Balance</dt><dd>${balance} ${b.currency}</dd>
+<dt>Balance due date</dt><dd>${b.balance && balance > 0 ? b.balance.due_date : '–'}</dd></dl></div>
 </div>
-<div class="card table-wrap"><h2>Passengers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Lead</th></tr></thead><tbody>
-${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table></div>
+<div class="card table-wrap"><h2>Travelers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Passport</th><th>Expiry</th><th>Birth date</th><th>Lead</th></tr></thead><tbody>
+${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.passport_number}</td><td>${x.passport_expiry}</td><td>${x.birth_date}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table></div>
 <div class="card table-wrap"><h2>Selections and upsells</h2><table><thead><tr><th>Type</th><th>Name</th><th>Quantity</th><th class="n">Total</th></tr></thead><tbody>
 ${b.upsells.length ? b.upsells.map((u) => html`<tr><td>${u.type}</td><td>${u.name}</td><td>${u.quantity}</td><td class="n">${u.total_price} ${u.currency}</td></tr>`) : html`<tr><td colspan="4" class="muted">None.</td></tr>`}</tbody></table>
-${b.flight_selection ? html`<p>Cabin: ${(b.flight_selection as { cabin_class?: string }).cabin_class ?? '–'}</p>` : ''}</div>`,
+${b.flight_selection ? html`<p>Cabin: ${(b.flight_selection as { cabin_class?: string }).cabin_class ?? '–'}</p>` : ''}</div>
+${suppliersCard(p, b)}${amendmentsCard(b)}${notesCard(p, b)}`,
   );
+}
+
+const canUpdate = (p: PageContext) => allows(p.actor.grant, 'update_booking');
+
+/** Supplier confirmations with their status; an operator records an answer given by phone or e-mail. */
+function suppliersCard(p: PageContext, b: BookingView): Html {
+  const rows = b.supplier_confirmations.map((c) => {
+    const dates = c.end_date ? `${c.service_date} → ${c.end_date}` : c.service_date;
+    const answer = c.supplier_reference ?? c.decline_reason ?? '';
+    const form =
+      canUpdate(p) && c.status !== 'cancelled'
+        ? html`<form method="post" action="/admin/bookings/${b.reference}/confirmations/${c.id}" class="inline" aria-label="Answer of ${c.service_name}">${csrfField(p.csrfToken)}
+<label for="answer-${c.id}">Answer</label><select id="answer-${c.id}" name="answer"><option value="confirm">Confirmed</option><option value="decline">Declined</option></select>
+<label for="reference-${c.id}">Supplier reference</label><input id="reference-${c.id}" name="reference" maxlength="100">
+<label for="reason-${c.id}">Decline reason</label><input id="reason-${c.id}" name="reason" maxlength="1000">
+<button type="submit">Record answer</button></form>`
+        : '';
+    return html`<tr><td>${c.service_type}</td><td>${c.service_name}</td><td>${dates}</td><td>${c.supplier_name ?? ''} ${c.supplier_email ?? html`<span class="muted">no e-mail</span>`}</td>
+<td>${badge(c.status)}</td><td>${answer}</td><td>${c.answered_by ?? ''}</td><td>${form}</td></tr>`;
+  });
+  return html`<div class="card table-wrap" id="suppliers"><h2>Supplier confirmations</h2><table><thead><tr><th>Type</th><th>Service</th><th>Dates</th><th>Supplier</th><th>Status</th><th>Reference or reason</th><th>Answered by</th><th></th></tr></thead><tbody>
+${rows.length ? rows : html`<tr><td colspan="8" class="muted">No land service to confirm.</td></tr>`}</tbody></table></div>`;
+}
+
+function amendmentsCard(b: BookingView): Html {
+  return html`<div class="card table-wrap" id="amendments"><h2>Amendments</h2><table><thead><tr><th>Time</th><th>Kind</th><th>Changes</th><th class="n">Price difference</th><th>By</th></tr></thead><tbody>
+${
+  b.amendments.length
+    ? b.amendments.map(
+        (a) =>
+          html`<tr><td>${when(a.at)}</td><td>${a.kind}</td><td>${metadata(a.changes)}</td><td class="n">${a.price_difference} ${a.currency}</td><td>${a.actor}</td></tr>`,
+      )
+    : html`<tr><td colspan="5" class="muted">None.</td></tr>`
+}</tbody></table></div>`;
+}
+
+function notesCard(p: PageContext, b: BookingView): Html {
+  return html`<div class="card" id="notes"><h2>Internal notes</h2>${
+    b.internal_notes.length
+      ? html`<ul class="notes">${b.internal_notes.map((n) => html`<li><p>${n.body}</p><p class="muted">${n.author}, ${when(n.at)}</p></li>`)}</ul>`
+      : html`<p class="muted">No note yet.</p>`
+  }${
+    canUpdate(p)
+      ? html`<form method="post" action="/admin/bookings/${b.reference}/notes">${csrfField(p.csrfToken)}
+<label for="note-body">New note</label><textarea id="note-body" name="body" required maxlength="4000"></textarea>
+<button type="submit">Add note</button></form>`
+      : ''
+  }</div>`;
 }

@@ -2,7 +2,7 @@
 // "Book All Flights" / "Retry" action with a confirmation step. The action calls the same
 // bookAllFlights use case as the API and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { guard, pageOf, sendPage } from '../../console/http.js';
+import { field, guard, pageOf, sendPage } from '../../console/http.js';
 import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
@@ -11,9 +11,11 @@ import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
+import { addNote, recordAnswerAsAdmin } from './operator.js';
 import { findBooking, findBookingByReference } from './repository.js';
 import { FLIGHT_BOOKABLE_STATUSES } from './rules.js';
 import { type BookingFilter, listBookings, SORTS, type SortName } from './search.js';
+import { answerOfForm } from './supplier-confirmations.js';
 import { bookingView } from './view.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -79,6 +81,8 @@ export async function bookFlightsAsAdmin(ctx: AppContext, actor: AdminActor, boo
 const DONE: Record<string, string> = {
   queued: 'Flight booking started: one job per unbooked leg.',
   resent: 'The confirmation e-mail is in the outbox again; it goes out with the next delivery run.',
+  noted: 'Note added.',
+  answered: "The supplier's answer is recorded.",
 };
 
 /** "Resend confirmation e-mail" as an admin: a new outbox row of the booking's confirmation. */
@@ -179,6 +183,32 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
     const b = await bookingOf(ctx, request);
     await resendConfirmationAsAdmin(ctx, pageOf(request).actor, b.id, b.reference);
     return reply.redirect(`/admin/bookings/${b.reference}?done=resent`, 303);
+  });
+
+  const update = { schema: { hide: true }, preHandler: guard(ctx, 'update_booking') };
+  app.post('/admin/bookings/:reference/notes', update, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    await addNote(ctx, pageOf(request).actor, b.id, b.reference, field(request.body, 'body'));
+    return reply.redirect(`/admin/bookings/${b.reference}?done=noted#notes`, 303);
+  });
+
+  app.post('/admin/bookings/:reference/confirmations/:id', update, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    const raw = (request.params as { id: string }).id;
+    const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+    await recordAnswerAsAdmin(
+      ctx,
+      pageOf(request).actor,
+      b.id,
+      b.reference,
+      id,
+      answerOfForm({
+        answer: field(request.body, 'answer'),
+        reference: field(request.body, 'reference'),
+        reason: field(request.body, 'reason'),
+      }),
+    );
+    return reply.redirect(`/admin/bookings/${b.reference}?done=answered#suppliers`, 303);
   });
 
   app.post('/admin/bookings/:reference/book-flights', act, async (request, reply) => {

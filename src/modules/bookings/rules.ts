@@ -190,3 +190,9 @@ export function isConfirmed(legsTotal: number, legsBooked: number, confirmationS
 export function isTripOver(returnDate: string | null, today: string): boolean {
   return returnDate !== null && returnDate < today;
 }
+
+/** A passport number as pages and the customer see it: only its last three characters. */
+export function maskPassport(number: string): string {
+  const shown = number.length > 4 ? 3 : 1;
+  return `${'•'.repeat(Math.max(0, number.length - shown))}${number.slice(-shown)}`;
+}

@@ -202,6 +202,21 @@ export async function bookedLandServices(
 
 export type SupplierAnswer = { answer: 'confirm'; reference: string } | { answer: 'decline'; reason: string };
 
+/** The answer of a Confirm or Decline form (the supplier's page or the console): 400 when incomplete. */
+export function answerOfForm(form: { answer: string; reference: string; reason: string }): SupplierAnswer {
+  const reference = form.reference.trim().slice(0, 100);
+  const reason = form.reason.trim().slice(0, 1000);
+  if (form.answer === 'confirm' && reference) return { answer: 'confirm', reference };
+  if (form.answer === 'decline' && reason) return { answer: 'decline', reason };
+  const message =
+    form.answer === 'confirm'
+      ? "Enter the supplier's reference to confirm."
+      : form.answer === 'decline'
+        ? 'Enter a reason to decline.'
+        : 'Choose Confirm or Decline.';
+  throw new AppError(400, 'validation_failed', message);
+}
+
 /**
  * Records a supplier's answer (by: 'supplier' through the link, 'admin:<e-mail>' in the console).
  * Through the link an answered request cannot change (409 supplier_confirmation_answered), the same

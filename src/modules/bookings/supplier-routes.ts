@@ -10,7 +10,12 @@ import { html, trusted } from '../../platform/html.js';
 import { ErrorBody, ok } from '../../platform/http-shapes.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { findBooking, type SupplierConfirmationRow } from './repository.js';
-import { linkedConfirmation, recordSupplierAnswer, type SupplierAnswer } from './supplier-confirmations.js';
+import {
+  answerOfForm,
+  linkedConfirmation,
+  recordSupplierAnswer,
+  type SupplierAnswer,
+} from './supplier-confirmations.js';
 
 const Signed = Type.Object({
   expires: Type.Optional(Type.String({ maxLength: 12 })),
@@ -173,16 +178,11 @@ ${c.supplierReference ? html`<dt>Your reference</dt><dd>${c.supplierReference}</
     scope.post('/supplier/confirmations/:id', htmlPage, async (request, reply) => {
       try {
         const { c, reference: ours } = await load(request);
-        const kind = field(request.body, 'answer');
-        const reference = field(request.body, 'reference').trim().slice(0, 100);
-        const reason = field(request.body, 'reason').trim().slice(0, 1000);
-        if (kind === 'confirm' && !reference)
-          throw new AppError(400, 'validation_failed', 'Enter your reference to confirm.');
-        if (kind === 'decline' && !reason) throw new AppError(400, 'validation_failed', 'Enter a reason to decline.');
-        if (kind !== 'confirm' && kind !== 'decline')
-          throw new AppError(400, 'validation_failed', 'Choose Confirm or Decline.');
-        const answer: SupplierAnswer =
-          kind === 'confirm' ? { answer: 'confirm', reference } : { answer: 'decline', reason };
+        const answer = answerOfForm({
+          answer: field(request.body, 'answer'),
+          reference: field(request.body, 'reference'),
+          reason: field(request.body, 'reason'),
+        });
         const after = await recordSupplierAnswer(ctx, c.id, answer, 'supplier');
         return render(
           reply,
@@ -191,7 +191,9 @@ ${c.supplierReference ? html`<dt>Your reference</dt><dd>${c.supplierReference}</
             request,
             after,
             ours,
-            kind === 'confirm' ? 'Thank you: the service is confirmed.' : 'Thank you: the service is declined.',
+            answer.answer === 'confirm'
+              ? 'Thank you: the service is confirmed.'
+              : 'Thank you: the service is declined.',
           ),
         );
       } catch (err) {
