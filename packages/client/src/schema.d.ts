@@ -5166,6 +5166,296 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{market}/{lang}/bookings/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Manage my booking: the booking through its signed manage URL (confirm answer, confirmation e-mail)
+         * @description Manage my booking: the booking through its signed manage URL (confirm answer, confirmation e-mail).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                booking_reference: string;
+                                status: string;
+                                tour_name: string | null;
+                                departure_date: string | null;
+                                return_date: string | null;
+                                travelers: {
+                                    /** @description the traveler to name in PUT .../travelers (0: the lead) */
+                                    position: number;
+                                    first_name: string;
+                                    last_name: string;
+                                    nationality: string;
+                                    /** @description masked: only the last characters are shown */
+                                    passport_number: string;
+                                    passport_expiry: string;
+                                    birth_date: string;
+                                    is_lead: boolean;
+                                }[];
+                                selections: {
+                                    /** @description hotel_upgrade, activity, transfer, flight_upgrade or flight_fare */
+                                    type: string;
+                                    name: string | null;
+                                    day_number: number | null;
+                                    nights_start: number | null;
+                                    nights_end: number | null;
+                                    quantity: number;
+                                    total_price: number;
+                                }[];
+                                payments: {
+                                    total: number;
+                                    paid: number;
+                                    refunded: number;
+                                    balance_due: number;
+                                    balance_due_date: string | null;
+                                    currency: string;
+                                };
+                                /** @description today's cancellation quote; null while the cancellation policy is not available */
+                                cancellation: {
+                                    fee: number;
+                                    refund: number;
+                                    policy_step: string;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}/travelers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Correct passport data and birth dates (signed manage URL); until the flights are booked or 14 days before departure
+         * @description Correct passport data and birth dates (signed manage URL); until the flights are booked or 14 days before departure.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        travelers: {
+                            position: number;
+                            passport_number?: string;
+                            /** @description YYYY-MM-DD */
+                            passport_expiry?: string;
+                            /** @description YYYY-MM-DD */
+                            birth_date?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                booking_reference: string;
+                                status: string;
+                                tour_name: string | null;
+                                departure_date: string | null;
+                                return_date: string | null;
+                                travelers: {
+                                    /** @description the traveler to name in PUT .../travelers (0: the lead) */
+                                    position: number;
+                                    first_name: string;
+                                    last_name: string;
+                                    nationality: string;
+                                    /** @description masked: only the last characters are shown */
+                                    passport_number: string;
+                                    passport_expiry: string;
+                                    birth_date: string;
+                                    is_lead: boolean;
+                                }[];
+                                selections: {
+                                    /** @description hotel_upgrade, activity, transfer, flight_upgrade or flight_fare */
+                                    type: string;
+                                    name: string | null;
+                                    day_number: number | null;
+                                    nights_start: number | null;
+                                    nights_end: number | null;
+                                    quantity: number;
+                                    total_price: number;
+                                }[];
+                                payments: {
+                                    total: number;
+                                    paid: number;
+                                    refunded: number;
+                                    balance_due: number;
+                                    balance_due_date: string | null;
+                                    currency: string;
+                                };
+                                /** @description today's cancellation quote; null while the cancellation policy is not available */
+                                cancellation: {
+                                    fee: number;
+                                    refund: number;
+                                    policy_step: string;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -5392,6 +5682,8 @@ export interface paths {
                                 amount_paid: number;
                                 currency: components["schemas"]["Currency"];
                                 confirmation_url: string;
+                                /** @description the signed "manage my booking" URL (GET it for the booking), valid until the return date */
+                                manage_url: string | null;
                             };
                         };
                     };

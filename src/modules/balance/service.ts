@@ -5,7 +5,14 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
-import { type BookingRow, confirmIfReady, findBooking, transition, transitionsOf } from '../bookings/service.js';
+import {
+  type BookingRow,
+  confirmIfReady,
+  findBooking,
+  manageLinkOf,
+  transition,
+  transitionsOf,
+} from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
 import { findClient } from '../checkout/repository.js';
 import { queueMail } from '../mail/service.js';
@@ -156,7 +163,14 @@ export async function balanceView(db: DbOrTx, bookingId: number) {
 // ---------------------------------------------------------------------------------------------
 // E-mails
 
-export async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, kind: MailKind, key: string) {
+export async function mailCustomer(
+  tx: DbOrTx,
+  ctx: Ctx,
+  booking: BookingRow,
+  kind: MailKind,
+  key: string,
+  extra: Pick<MailFacts, 'changes' | 'priceDifferenceCents'> = {},
+) {
   const client = booking.clientId ? await findClient(tx, booking.clientId) : null;
   const balance = await repo.findBalance(tx, booking.id);
   if (!client || !balance) return;
@@ -173,6 +187,11 @@ export async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, ki
     market: booking.marketCode,
     language: booking.language,
     payLink: payLink(ctx.config, booking, balance.departureDate),
+    manageLink:
+      kind === 'booking_confirmation' || kind === 'booking_amended'
+        ? await manageLinkOf(tx, ctx.config, booking)
+        : null,
+    ...extra,
   };
   await queueMail(tx, { key, kind, bookingId: booking.id, to: client.email, facts, at: ctx.clock.now() });
 }

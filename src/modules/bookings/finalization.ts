@@ -19,6 +19,7 @@ import { marketDefaultLanguage } from '../markets/repository.js';
 import * as notifications from '../notifications/service.js';
 import * as payments from '../payments/repository.js';
 import type { Quote } from '../payments/rules.js';
+import { manageLinkOf } from './manage.js';
 import * as repo from './repository.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
 import { transition } from './status.js';
@@ -42,6 +43,8 @@ export interface Confirmation {
   amount_paid: number;
   currency: { code: string; symbol: string };
   confirmation_url: string;
+  /** the signed "manage my booking" URL, valid until the return date (null: no return date known) */
+  manage_url: string | null;
 }
 
 export interface FinalizationResult {
@@ -109,7 +112,8 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     if (!row?.quote) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
     const quote = row.quote as unknown as Quote<FlightSessionState>;
     if (row.finalizedAt && row.confirmation) {
-      const stored = row.confirmation as unknown as Confirmation;
+      const saved = row.confirmation as unknown as Omit<Confirmation, 'manage_url'> & { manage_url?: string | null };
+      const stored: Confirmation = { ...saved, manage_url: saved.manage_url ?? null };
       return {
         bookingId: row.bookingId,
         reference: stored.booking_reference,
@@ -130,6 +134,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     const enriched = await enrichSelection(tx, selection, pax, textLanguages(state.lang, market));
     const booking = await repo.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
+    const manageUrl = await manageLinkOf(tx, ctx.config, booking);
     const answer = (status: string): Confirmation => ({
       booking_reference: booking.reference,
       status,
@@ -137,6 +142,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       amount_paid: centsToNumber(payment.amountCents),
       currency: state.currency,
       confirmation_url: `/api/${state.marketCode}/${state.lang}/checkout/confirmation/${booking.reference}`,
+      manage_url: manageUrl,
     });
     const finish = async (status: string) => {
       const confirmation = answer(status);

@@ -166,6 +166,13 @@ export async function passengerCount(db: DbOrTx, bookingId: number): Promise<num
   return Number(rows[0]?.n ?? 0);
 }
 
+export async function updatePassenger(tx: DbOrTx, passengerId: number, set: Partial<NewPassenger>): Promise<void> {
+  await tx
+    .update(passengers)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(passengers.id, passengerId));
+}
+
 export type NewUpsell = typeof bookingUpsells.$inferInsert;
 
 export async function insertUpsells(tx: DbOrTx, list: NewUpsell[]): Promise<void> {

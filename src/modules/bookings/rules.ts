@@ -191,8 +191,35 @@ export function isTripOver(returnDate: string | null, today: string): boolean {
   return returnDate !== null && returnDate < today;
 }
 
+/** A traveler as the booking page and the customer see it: the passport number masked. */
+export function travelerView(
+  p: {
+    firstName: string;
+    lastName: string;
+    nationality: string;
+    passportNumber: string;
+    passportExpiry: string;
+    birthDate: string;
+  },
+  position: number,
+) {
+  return {
+    position,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    nationality: p.nationality,
+    passport_number: maskPassport(p.passportNumber),
+    passport_expiry: p.passportExpiry,
+    birth_date: p.birthDate,
+    is_lead: position === 0,
+  };
+}
+
 /** A passport number as pages and the customer see it: only its last three characters. */
 export function maskPassport(number: string): string {
   const shown = number.length > 4 ? 3 : 1;
   return `${'•'.repeat(Math.max(0, number.length - shown))}${number.slice(-shown)}`;
 }
+
+/** Days before departure after which the customer can no longer change traveler data themselves. */
+export const TRAVELER_CHANGE_DAYS = 14;

@@ -11,7 +11,7 @@ import * as flights from '../flights/repository.js';
 import * as notifications from '../notifications/service.js';
 import * as paymentRecords from '../payments/repository.js';
 import * as repo from './repository.js';
-import { maskPassport } from './rules.js';
+import { travelerView } from './rules.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -60,17 +60,7 @@ export async function bookingView(ctx: AppContext, id: number) {
     payment_method_code: booking.paymentMethodCode,
     payment_gateway_code: booking.paymentGatewayCode,
     flight_selection: booking.flightSelection,
-    passengers: people.map((p, i) => ({
-      title: p.title,
-      gender: p.gender,
-      first_name: p.firstName,
-      last_name: p.lastName,
-      nationality: p.nationality,
-      passport_number: maskPassport(p.passportNumber),
-      passport_expiry: p.passportExpiry,
-      birth_date: p.birthDate,
-      is_lead: i === 0,
-    })),
+    passengers: people.map((p, i) => ({ title: p.title, gender: p.gender, ...travelerView(p, i) })),
     supplier_confirmations: confirmations.map((c) => ({
       id: c.id,
       service_type: c.serviceType,
