@@ -4449,6 +4449,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/internal/bookings/{id}/travelers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Amend travelers (names, passport data, birth dates): free before the flights are booked; after, the change is recorded and each booked leg gets an operator task (bearer token with admin:bookings)
+         * @description Amend travelers (names, passport data, birth dates): free before the flights are booked; after, the change is recorded and each booked leg gets an operator task (bearer token with admin:bookings).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        travelers: {
+                            /** @description 0: the lead traveler */
+                            position: number;
+                            first_name?: string;
+                            last_name?: string;
+                            passport_number?: string;
+                            /** @description YYYY-MM-DD */
+                            passport_expiry?: string;
+                            /** @description YYYY-MM-DD */
+                            birth_date?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                amendment_id: number | null;
+                                changes: {
+                                    [key: string]: unknown;
+                                }[];
+                                booked_legs: number[];
+                                warning: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/internal/bookings/{id}": {
         parameters: {
             query?: never;

@@ -168,7 +168,8 @@ export function bookingPage(
 <dt>Balance due date</dt><dd>${b.balance && balance > 0 ? b.balance.due_date : '–'}</dd></dl></div>
 </div>
 <div class="card table-wrap"><h2>Travelers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Passport</th><th>Expiry</th><th>Birth date</th><th>Lead</th></tr></thead><tbody>
-${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.passport_number}</td><td>${x.passport_expiry}</td><td>${x.birth_date}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table></div>
+${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.passport_number}</td><td>${x.passport_expiry}</td><td>${x.birth_date}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table>
+${canUpdate(p) ? travelerForms(p, b) : ''}</div>
 <div class="card table-wrap"><h2>Selections and upsells</h2><table><thead><tr><th>Type</th><th>Name</th><th>Quantity</th><th class="n">Total</th></tr></thead><tbody>
 ${b.upsells.length ? b.upsells.map((u) => html`<tr><td>${u.type}</td><td>${u.name}</td><td>${u.quantity}</td><td class="n">${u.total_price} ${u.currency}</td></tr>`) : html`<tr><td colspan="4" class="muted">None.</td></tr>`}</tbody></table>
 ${b.flight_selection ? html`<p>Cabin: ${(b.flight_selection as { cabin_class?: string }).cabin_class ?? '–'}</p>` : ''}</div>
@@ -177,6 +178,27 @@ ${suppliersCard(p, b)}${amendmentsCard(b)}${notesCard(p, b)}`,
 }
 
 const canUpdate = (p: PageContext) => allows(p.actor.grant, 'update_booking');
+
+/** One form per traveler: the fields filled in are changed, empty ones kept. */
+function travelerForms(p: PageContext, b: BookingView): Html {
+  const booked = b.flight_bookings.length > 0;
+  return html`<details><summary>Change travelers</summary>${
+    booked
+      ? html`<p class="notice" role="alert">The flights are booked: a change must also be made with the airline, which may charge for it.</p>`
+      : ''
+  }${b.passengers.map(
+    (
+      x,
+    ) => html`<form method="post" action="/admin/bookings/${b.reference}/travelers/${x.position}" aria-label="Change ${x.first_name} ${x.last_name}">${csrfField(p.csrfToken)}
+<fieldset><legend>${x.first_name} ${x.last_name}</legend>
+<label for="t${x.position}-first">First name</label><input id="t${x.position}-first" name="first_name" maxlength="57">
+<label for="t${x.position}-last">Last name</label><input id="t${x.position}-last" name="last_name" maxlength="57">
+<label for="t${x.position}-passport">Passport number</label><input id="t${x.position}-passport" name="passport_number" maxlength="50">
+<label for="t${x.position}-expiry">Passport expiry</label><input id="t${x.position}-expiry" name="passport_expiry" type="date">
+<label for="t${x.position}-birth">Birth date</label><input id="t${x.position}-birth" name="birth_date" type="date">
+<button type="submit">Change traveler ${x.position + 1}</button></fieldset></form>`,
+  )}</details>`;
+}
 
 /** Supplier confirmations with their status; an operator records an answer given by phone or e-mail. */
 function suppliersCard(p: PageContext, b: BookingView): Html {

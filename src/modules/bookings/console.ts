@@ -9,9 +9,10 @@ import { AppError } from '../../platform/errors.js';
 import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
+import type { TravelerChange } from './amendments.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
-import { addNote, recordAnswerAsAdmin } from './operator.js';
+import { addNote, amendTravelersAsAdmin, recordAnswerAsAdmin } from './operator.js';
 import { findBooking, findBookingByReference } from './repository.js';
 import { FLIGHT_BOOKABLE_STATUSES } from './rules.js';
 import { type BookingFilter, listBookings, SORTS, type SortName } from './search.js';
@@ -83,6 +84,9 @@ const DONE: Record<string, string> = {
   resent: 'The confirmation e-mail is in the outbox again; it goes out with the next delivery run.',
   noted: 'Note added.',
   answered: "The supplier's answer is recorded.",
+  amended: 'The travelers are changed; the customer gets an e-mail.',
+  amended_flights:
+    'The travelers are changed. The flights are booked: change them with the airline too (it may charge); a task is in the notifications.',
 };
 
 /** "Resend confirmation e-mail" as an admin: a new outbox row of the booking's confirmation. */
@@ -190,6 +194,22 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
     const b = await bookingOf(ctx, request);
     await addNote(ctx, pageOf(request).actor, b.id, b.reference, field(request.body, 'body'));
     return reply.redirect(`/admin/bookings/${b.reference}?done=noted#notes`, 303);
+  });
+
+  app.post('/admin/bookings/:reference/travelers/:position', update, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    const raw = (request.params as { position: string }).position;
+    const position = /^\d$/.test(raw) ? Number(raw) : -1;
+    const change: TravelerChange = { position };
+    for (const name of ['first_name', 'last_name', 'passport_number', 'passport_expiry', 'birth_date'] as const) {
+      const value = field(request.body, name).trim();
+      if (value) change[name] = value.slice(0, 57);
+    }
+    const result = await amendTravelersAsAdmin(ctx, pageOf(request).actor, b.id, change);
+    return reply.redirect(
+      `/admin/bookings/${b.reference}?done=${result.warning ? 'amended_flights' : 'amended'}#amendments`,
+      303,
+    );
   });
 
   app.post('/admin/bookings/:reference/confirmations/:id', update, async (request, reply) => {

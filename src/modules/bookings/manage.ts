@@ -4,16 +4,16 @@
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { addDays, dateIn } from '../../platform/clock.js';
-import { AppError, FieldErrorBag } from '../../platform/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { amountToNumber, centsToNumber, toCents } from '../../platform/money.js';
 import { urlSignature, verifyUrlSignature } from '../../platform/signed-url.js';
-import { balanceSummary, mailCustomer } from '../balance/service.js';
+import { balanceSummary } from '../balance/service.js';
 import { offerTrip } from '../catalog/offers.js';
 import { flightBookingsOf } from '../flights/repository.js';
-import * as notifications from '../notifications/service.js';
 import { paymentsOf } from '../payments/repository.js';
+import { amendTravelers, type TravelerChange } from './amendments.js';
 import * as repo from './repository.js';
-import { maskPassport, TRAVELER_CHANGE_DAYS, travelerView } from './rules.js';
+import { TRAVELER_CHANGE_DAYS, travelerView } from './rules.js';
 
 type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'log'>;
 
@@ -104,19 +104,14 @@ async function viewOf(ctx: Ctx, booking: repo.BookingRow) {
   };
 }
 
-export interface TravelerChange {
-  position: number;
-  passport_number?: string;
-  passport_expiry?: string;
-  birth_date?: string;
-}
-
 /**
  * The customer corrects passport data and birth dates (names stay: a name change goes through the
  * operator, who knows what the airline charges). Refused once a flight leg is booked (409
  * travelers_locked_flights_booked) or within 14 days of departure (409 travelers_locked_departure_soon).
  * Each change is an amendment row, with an admin notification and the customer's e-mail.
  */
+export type { TravelerChange } from './amendments.js';
+
 export async function updateTravelers(
   ctx: Ctx,
   market: string,
@@ -143,69 +138,6 @@ export async function updateTravelers(
       `Traveler data can be changed until ${TRAVELER_CHANGE_DAYS} days before departure; contact us.`,
     );
   }
-  const people = await repo.passengersOf(db, booking.id);
-  const bag = new FieldErrorBag();
-  const returnDate = trip?.returnDate ?? trip?.departureDate ?? today;
-  changes.forEach((c, i) => {
-    const at = `travelers.${i}`;
-    if (!people[c.position]) bag.add(`${at}.position`, `There is no traveler ${c.position}.`);
-    if (changes.findIndex((o) => o.position === c.position) !== i) bag.add(`${at}.position`, 'Each traveler once.');
-    if (c.birth_date !== undefined && !(validDate(c.birth_date) && c.birth_date < today)) {
-      bag.add(`${at}.birth_date`, 'The birth date must be a past date (YYYY-MM-DD).');
-    }
-    if (c.passport_expiry !== undefined && !(validDate(c.passport_expiry) && c.passport_expiry > returnDate)) {
-      bag.add(`${at}.passport_expiry`, `The passport must be valid after the return date (${returnDate}).`);
-    }
-  });
-  bag.throwIfAny(422);
-  const changed: string[] = [];
-  const record: Record<string, unknown>[] = [];
-  await db.transaction(async (tx) => {
-    for (const c of changes) {
-      const p = people[c.position]!;
-      const set: Partial<repo.NewPassenger> = {};
-      const fields: [keyof TravelerChange & string, keyof repo.NewPassenger, string][] = [
-        ['passport_number', 'passportNumber', p.passportNumber],
-        ['passport_expiry', 'passportExpiry', p.passportExpiry],
-        ['birth_date', 'birthDate', p.birthDate],
-      ];
-      for (const [name, column, old] of fields) {
-        const next = c[name] as string | undefined;
-        if (next === undefined || next === old) continue;
-        (set as Record<string, string>)[column] = next;
-        // passport numbers are recorded masked: the amendment log is no second copy of them
-        const shown = (v: string) => (name === 'passport_number' ? maskPassport(v) : v);
-        record.push({ traveler: c.position, field: name, old: shown(old), new: shown(next) });
-        changed.push(`${p.firstName} ${p.lastName}: ${name.replaceAll('_', ' ')} ${shown(next)}`);
-      }
-      if (Object.keys(set).length) await repo.updatePassenger(tx, p.id, set);
-    }
-    if (record.length === 0) return;
-    const amendment = await repo.insertAmendment(tx, {
-      bookingId: booking.id,
-      kind: 'travelers',
-      changes: { travelers: record },
-      priceDifference: '0',
-      currency: booking.currency,
-      actor: 'customer',
-      createdAt: ctx.clock.now(),
-    });
-    await notifications.notifyAdmins(tx, {
-      type: 'booking_amended',
-      bookingId: booking.id,
-      title: 'Customer changed traveler data',
-      message: `Booking ${booking.reference}: ${record.length} traveler field(s) changed through manage my booking.`,
-      data: { travelers: record },
-    });
-    await mailCustomer(tx, ctx, booking, 'booking_amended', `booking-amended:${amendment.id}`, { changes: changed });
-  });
+  await amendTravelers(ctx, booking, changes, 'customer');
   return viewOf(ctx, (await repo.findBooking(db, booking.id))!);
-}
-
-function validDate(v: string): boolean {
-  return (
-    /^\d{4}-\d{2}-\d{2}$/.test(v) &&
-    !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
-    new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)
-  );
 }

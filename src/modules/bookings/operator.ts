@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
+import { amendTravelers, type TravelerChange } from './amendments.js';
 import * as repo from './repository.js';
 import { recordSupplierAnswer, type SupplierAnswer } from './supplier-confirmations.js';
 
@@ -59,4 +60,26 @@ export async function recordAnswerAsAdmin(
     },
   });
   return after;
+}
+
+/** Changes one traveler as an operator: the amendment, and the audit row with what changed. */
+export async function amendTravelersAsAdmin(
+  ctx: AppContext,
+  actor: AdminActor,
+  bookingId: number,
+  change: TravelerChange,
+) {
+  assertAllowed(actor.grant, 'update_booking');
+  const booking = await repo.findBooking(ctx.database.db, bookingId);
+  if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${bookingId} not found.`);
+  const result = await amendTravelers(ctx, booking, [change], `admin:${actor.email}`);
+  if (result.amendment_id !== null) {
+    await audit(ctx, actor, {
+      action: 'booking.amend_travelers',
+      resourceType: 'booking',
+      resourceId: booking.reference,
+      details: { amendment_id: result.amendment_id, changes: result.changes },
+    });
+  }
+  return result;
 }
