@@ -4562,6 +4562,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/internal/bookings/{id}/extras": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove activities and transfers after the sale, priced by today's supplier rates as the checkout prices them; the total and the balance move by the difference (bearer token with admin:bookings)
+         * @description Add or remove activities and transfers after the sale, priced by today's supplier rates as the checkout prices them; the total and the balance move by the difference (bearer token with admin:bookings).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        add?: {
+                            type: "activity" | "transfer";
+                            id: number;
+                            day_number: number;
+                        }[];
+                        /** @description ids of the booking upsells (the booking view) to remove */
+                        remove?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                amendment_id: number;
+                                price_difference: number;
+                                total_price: number;
+                                balance_due: number;
+                                balance_due_date: string | null;
+                                /** @description the balance was paid: the difference goes by pay link */
+                                pay_link_sent: boolean;
+                                currency: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/internal/bookings/{id}": {
         parameters: {
             query?: never;

@@ -4,6 +4,7 @@
 // hourly collection is collect.ts, the pay link's use cases pay.ts.
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
+import { AppError } from '../../platform/errors.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
 import {
   type BookingRow,
@@ -158,6 +159,37 @@ export async function balanceView(db: DbOrTx, bookingId: number) {
       at: a.createdAt.toISOString(),
     })),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Amendments
+
+/**
+ * An amendment changes the booking's total by `deltaCents`, in `tx`: the balance's total and what
+ * remains move by it (the due date stays: it follows the departure). An increase on a balance
+ * already paid reopens it (scheduled, the customer is e-mailed the pay link by the caller); a
+ * decrease larger than what remains would need a refund: 409 refund_required.
+ */
+export async function amendBalance(tx: DbOrTx, bookingId: number, deltaCents: number) {
+  const b = await repo.lockBalance(tx, bookingId);
+  if (!b) throw new AppError(409, 'booking_not_confirmed', 'The booking has no balance (not paid yet).');
+  const total = toCents(b.totalPrice) + deltaCents;
+  const remaining = toCents(b.remainingPrice) + deltaCents;
+  if (remaining < 0) {
+    throw new AppError(
+      409,
+      'refund_required',
+      `The change lowers the price by more than the ${b.remainingPrice} ${b.currency} still due: it needs a refund.`,
+    );
+  }
+  const reopened = b.status === BalanceStatus.paid && remaining > 0;
+  await repo.updateBalance(tx, bookingId, {
+    totalPrice: formatCents(total),
+    remainingPrice: formatCents(remaining),
+    ...(reopened ? { status: BalanceStatus.scheduled, paidAt: null } : {}),
+    ...(remaining === 0 && b.status !== BalanceStatus.paid ? { status: BalanceStatus.paid } : {}),
+  });
+  return { totalCents: total, remainingCents: remaining, reopened, dueDate: b.dueDate };
 }
 
 // ---------------------------------------------------------------------------------------------

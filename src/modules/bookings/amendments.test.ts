@@ -102,4 +102,77 @@ describe('amending travelers', () => {
     expect(after.body).toContain('<td>travelers</td>');
     expect(after.body).toContain('Garcia Lopez');
   });
+
+  it('adds and removes extras priced like the checkout; the total and the balance follow', async () => {
+    // 3910 EUR, 30% deposit paid (1173), 2737 due on 2026-08-14
+    const b = await paidBooking(t, cat, { departureInDays: 120 });
+    const extras = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/internal/bookings/${b.bookingId}/extras`, headers: auth, payload });
+    // sake tasting 55 USD a person = 50 EUR (1.10 USD per EUR) x 2 travelers; private arrival 80 EUR a trip
+    let res = await extras({
+      add: [
+        { type: 'activity', id: cat.activities.sake, day_number: 3 },
+        { type: 'transfer', id: cat.transfers.privateArrival, day_number: 1 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      amendment_id: expect.any(Number),
+      price_difference: 180,
+      total_price: 4090,
+      balance_due: 2917,
+      balance_due_date: '2026-08-14',
+      pay_link_sent: false,
+      currency: 'EUR',
+    });
+    const upsells = await repo.upsellsOf(t.database.db, b.bookingId);
+    expect(upsells.map((u) => [u.type, u.name, u.unitPrice, u.quantity, u.totalPrice])).toEqual([
+      ['activity', 'Sake tasting', '50.00', 2, '100.00'],
+      ['transfer', 'Private arrival transfer', '80.00', 1, '80.00'],
+    ]);
+    const transfer = upsells[1]!;
+    res = await extras({ remove: [transfer.id] });
+    expect(res.json().data).toMatchObject({ price_difference: -80, total_price: 4010, balance_due: 2837 });
+    const requests = (await repo.supplierConfirmationsOf(t.database.db, b.bookingId)).filter(
+      (c) => c.serviceName === 'Sake tasting' || c.serviceName === 'Private arrival transfer',
+    );
+    expect(requests.map((c) => [c.serviceName, c.serviceDate, c.status])).toEqual([
+      ['Private arrival transfer', '2026-10-13', 'cancelled'],
+      ['Sake tasting', '2026-10-15', 'requested'],
+    ]);
+    const amendments = await repo.amendmentsOf(t.database.db, b.bookingId);
+    expect(amendments.map((a) => [a.kind, a.priceDifference, a.actor])).toEqual([
+      ['extras', '180.00', 'api'],
+      ['extras', '-80.00', 'api'],
+    ]);
+    const view = await t.app.inject({ url: `/api/internal/bookings/${b.bookingId}`, headers: auth });
+    expect(view.json().data.total_price).toBe(4010);
+    // an extra the tour does not offer that day is refused
+    const bad = await extras({ add: [{ type: 'activity', id: cat.activities.sake, day_number: 2 }] });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('reopens a paid balance for an increase and e-mails the pay link', async () => {
+    // departing in 30 days the whole 3910 was paid at checkout
+    const b = await paidBooking(t, cat, { departureInDays: 30 });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/internal/bookings/${b.bookingId}/extras`,
+      headers: auth,
+      payload: { add: [{ type: 'activity', id: cat.activities.sushi, day_number: 2 }] },
+    });
+    // sushi class 40 EUR x 2
+    expect(res.json().data).toMatchObject({
+      price_difference: 80,
+      total_price: 3990,
+      balance_due: 80,
+      pay_link_sent: true,
+    });
+    const [mail] = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.bookingId, b.bookingId), eq(mailOutbox.kind, 'booking_amended')));
+    expect(mail!.textBody).toContain('+ Sushi class (activity, day 2)');
+    expect(mail!.textBody).toMatch(new RegExp(`/es/es/pay/${b.reference}\\?expires=\\d+&signature=`));
+  });
 });

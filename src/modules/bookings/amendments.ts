@@ -6,13 +6,18 @@
 // airline, which may charge.
 import type { AppContext } from '../../context.js';
 import { dateIn } from '../../platform/clock.js';
-import { FieldErrorBag } from '../../platform/errors.js';
-import { mailCustomer } from '../balance/service.js';
+import { AppError, FieldErrorBag } from '../../platform/errors.js';
+import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platform/money.js';
+import { amendBalance, mailCustomer } from '../balance/service.js';
 import { offerTrip } from '../catalog/offers.js';
+import { loadExchangeRates } from '../catalog/supply.js';
+import { convertTo } from '../checkout/rules.js';
+import { loadDayActivities, loadDayTransfers } from '../checkout/supply.js';
 import { flightBookingsOf } from '../flights/repository.js';
 import * as notifications from '../notifications/service.js';
 import * as repo from './repository.js';
-import { maskPassport } from './rules.js';
+import { landServices, maskPassport } from './rules.js';
+import { confirmIfReady, createRequests } from './supplier-confirmations.js';
 
 type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'log'>;
 
@@ -141,4 +146,144 @@ function validDate(v: string): boolean {
     !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
     new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extras: activities and transfers added or removed after the sale
+
+export interface ExtrasChange {
+  /** optional activities (per person) and upsell transfers (per trip) of the tour, by day */
+  add: { type: 'activity' | 'transfer'; id: number; day_number: number }[];
+  /** booking_upsells ids of activities or transfers to remove */
+  remove: number[];
+}
+
+/**
+ * Adds or removes extras priced by today's supplier rates exactly as the checkout prices them (the
+ * rate converted to the booking's currency; activities times the travelers). The total and the
+ * balance move by the difference (balance/service amendBalance: a paid balance is reopened and the
+ * customer gets the pay link; a decrease beyond what remains is refused with 409 refund_required),
+ * added services are requested of their suppliers and removed ones' requests cancelled.
+ */
+export async function amendExtras(ctx: Ctx, booking: repo.BookingRow, change: ExtrasChange, actor: string) {
+  const db = ctx.database.db;
+  const trip = await offerTrip(db, booking.offerId);
+  if (!trip) throw new AppError(409, 'offer_not_found', 'The offer of this booking is gone: amend it by hand.');
+  const [activities, transfers, exchange, upsells] = await Promise.all([
+    loadDayActivities(db, trip.marketProductId),
+    loadDayTransfers(db, trip.templateId),
+    loadExchangeRates(db),
+    repo.upsellsOf(db, booking.id),
+  ]);
+  const bag = new FieldErrorBag();
+  const added: repo.NewUpsell[] = [];
+  change.add.forEach((a, i) => {
+    const row =
+      a.type === 'activity'
+        ? activities.find((r) => r.id === a.id && r.dayNumber === a.day_number && r.tier === 'extra')
+        : transfers.find((r) => r.id === a.id && r.dayNumber === a.day_number && r.kind === 'upsell');
+    const unit = row?.rate ? convertTo(row.rate.cents, row.rate.currency, booking.currency, exchange) : null;
+    if (!row || unit === null) {
+      bag.add(`add.${i}`, `${a.type} ${a.id} is not an optional ${a.type} of day ${a.day_number} with a price.`);
+      return;
+    }
+    if (upsells.some((u) => u.type === a.type && u.itemId === a.id && u.dayNumber === a.day_number)) {
+      bag.add(`add.${i}`, `${row.name} is already booked on day ${a.day_number}.`);
+      return;
+    }
+    const quantity = a.type === 'activity' ? booking.actualPaxCount : 1;
+    added.push({
+      bookingId: booking.id,
+      type: a.type,
+      itemId: a.id,
+      name: row.name,
+      dayNumber: a.day_number,
+      unitPrice: formatCents(unit),
+      quantity,
+      totalPrice: formatCents(unit * quantity),
+      currency: booking.currency,
+    });
+  });
+  const removed = change.remove.map((id, i) => {
+    const u = upsells.find((x) => x.id === id && (x.type === 'activity' || x.type === 'transfer'));
+    if (!u) bag.add(`remove.${i}`, `Extra ${id} is not an activity or transfer of this booking.`);
+    return u!;
+  });
+  bag.throwIfAny(422);
+  const delta =
+    added.reduce((sum, u) => sum + toCents(u.totalPrice), 0) -
+    removed.reduce((sum, u) => sum + toCents(u.totalPrice), 0);
+  const lines = [
+    ...added.map((u) => `+ ${u.name} (${u.type}, day ${u.dayNumber})`),
+    ...removed.map((u) => `- ${u.name} (${u.type}, day ${u.dayNumber})`),
+  ];
+  return db.transaction(async (tx) => {
+    const balance = await amendBalance(tx, booking.id, delta);
+    await repo.insertUpsells(tx, added);
+    await repo.deleteUpsells(
+      tx,
+      removed.map((u) => u.id),
+    );
+    await repo.setTotalPrice(tx, booking.id, formatCents(toCents(booking.totalPrice) + delta));
+    const services = landServices({
+      baseStays: [],
+      upgrades: [],
+      activities: added
+        .filter((u) => u.type === 'activity')
+        .map((u) => ({ id: u.itemId!, name: u.name!, day: u.dayNumber! })),
+      transfers: added
+        .filter((u) => u.type === 'transfer')
+        .map((u) => ({ id: u.itemId!, name: u.name!, day: u.dayNumber! })),
+    });
+    await createRequests(tx, ctx, booking, trip.departureDate, services);
+    for (const u of removed) await repo.cancelSupplierConfirmations(tx, booking.id, u.type, u.itemId!, u.dayNumber!);
+    const amendment = await repo.insertAmendment(tx, {
+      bookingId: booking.id,
+      kind: 'extras',
+      changes: {
+        added: added.map((u) => ({
+          type: u.type,
+          item_id: u.itemId,
+          name: u.name,
+          day_number: u.dayNumber,
+          total_price: amountToNumber(u.totalPrice),
+        })),
+        removed: removed.map((u) => ({
+          type: u.type,
+          item_id: u.itemId,
+          name: u.name,
+          day_number: u.dayNumber,
+          total_price: amountToNumber(u.totalPrice),
+        })),
+        old_total: amountToNumber(booking.totalPrice),
+        new_total: centsToNumber(balance.totalCents),
+      },
+      priceDifference: formatCents(delta),
+      currency: booking.currency,
+      actor,
+      createdAt: ctx.clock.now(),
+    });
+    await notifications.notifyAdmins(tx, {
+      type: 'booking_amended',
+      bookingId: booking.id,
+      title: 'Extras changed',
+      message: `Booking ${booking.reference}: ${lines.join('; ')} (${formatCents(delta)} ${booking.currency}) by ${actor}.`,
+      data: { amendment_id: amendment.id },
+    });
+    const fresh = (await repo.findBooking(tx, booking.id))!;
+    await mailCustomer(tx, ctx, fresh, 'booking_amended', `booking-amended:${amendment.id}`, {
+      changes: lines,
+      priceDifferenceCents: delta,
+    });
+    await confirmIfReady(tx, booking.id, { amendment_id: amendment.id });
+    return {
+      amendment_id: amendment.id,
+      price_difference: centsToNumber(delta),
+      total_price: centsToNumber(balance.totalCents),
+      balance_due: centsToNumber(balance.remainingCents),
+      balance_due_date: balance.remainingCents > 0 ? balance.dueDate : null,
+      pay_link_sent: balance.reopened,
+      currency: booking.currency,
+    };
+  });
 }

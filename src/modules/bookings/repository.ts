@@ -1,7 +1,7 @@
 // SQL of the booking record and what is the booking's: the row itself (created by a checkout
 // start, finalized after the deposit), its status and the record of every status move, its
 // passengers and upsells. Other modules use these through the bookings service (service.ts).
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { RELAXED_CTE } from '../../db/relaxed-commit.js';
 import {
@@ -279,4 +279,33 @@ export async function amendmentsOf(db: DbOrTx, bookingId: number) {
     .from(bookingAmendments)
     .where(eq(bookingAmendments.bookingId, bookingId))
     .orderBy(asc(bookingAmendments.id));
+}
+
+export async function deleteUpsells(tx: DbOrTx, ids: number[]): Promise<void> {
+  if (ids.length) await tx.delete(bookingUpsells).where(inArray(bookingUpsells.id, ids));
+}
+
+export async function setTotalPrice(tx: DbOrTx, bookingId: number, totalPrice: string): Promise<void> {
+  await tx.update(bookings).set({ totalPrice, updatedAt: sql`now()` }).where(eq(bookings.id, bookingId));
+}
+
+/** The requests of a removed service: cancelled, whatever their answer. */
+export async function cancelSupplierConfirmations(
+  tx: DbOrTx,
+  bookingId: number,
+  serviceType: string,
+  serviceId: number,
+  day: number,
+): Promise<void> {
+  await tx
+    .update(supplierConfirmations)
+    .set({ status: 'cancelled', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(supplierConfirmations.bookingId, bookingId),
+        eq(supplierConfirmations.serviceType, serviceType),
+        eq(supplierConfirmations.serviceId, serviceId),
+        eq(supplierConfirmations.dayStart, day),
+      ),
+    );
 }

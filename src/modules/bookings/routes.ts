@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
 import { audit } from '../admin/service.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
-import { amendTravelers, type TravelerChange } from './amendments.js';
+import { amendExtras, amendTravelers, type ExtrasChange, type TravelerChange } from './amendments.js';
 import { bookAllFlights } from './flight-booking.js';
 import { rebookLeg, searchLegFares } from './rebooking.js';
 import { findBooking } from './repository.js';
@@ -243,6 +243,83 @@ export async function bookingAdminRoutes(
           },
         );
       }
+      return { success: true, data };
+    },
+  );
+
+  app.post(
+    '/api/internal/bookings/:id/extras',
+    {
+      schema: {
+        tags: ['ops'],
+        summary:
+          "Add or remove activities and transfers after the sale, priced by today's supplier rates as the checkout " +
+          'prices them; the total and the balance move by the difference (bearer token with admin:bookings)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String() }),
+        body: Type.Object(
+          {
+            add: Type.Optional(
+              Type.Array(
+                Type.Object(
+                  {
+                    type: Type.Union([Type.Literal('activity'), Type.Literal('transfer')]),
+                    id: Type.Integer({ minimum: 1 }),
+                    day_number: Type.Integer({ minimum: 1, maximum: 60 }),
+                  },
+                  { additionalProperties: false },
+                ),
+                { maxItems: 20 },
+              ),
+            ),
+            remove: Type.Optional(
+              Type.Array(Type.Integer({ minimum: 1 }), {
+                maxItems: 20,
+                description: 'ids of the booking upsells (the booking view) to remove',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({
+              amendment_id: Type.Integer(),
+              price_difference: Type.Number(),
+              total_price: Type.Number(),
+              balance_due: Type.Number(),
+              balance_due_date: Type.Union([Type.String(), Type.Null()]),
+              pay_link_sent: Type.Boolean({ description: 'the balance was paid: the difference goes by pay link' }),
+              currency: Type.String(),
+            }),
+          }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+      onRequest: adminOnly,
+    },
+    async (request) => {
+      const id = bookingIdOf(request);
+      const booking = await findBooking(ctx.database.db, id);
+      if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
+      const body = request.body as Partial<ExtrasChange>;
+      const data = await amendExtras(ctx, booking, { add: body.add ?? [], remove: body.remove ?? [] }, 'api');
+      await audit(
+        ctx,
+        { email: 'api' },
+        {
+          action: 'booking.amend_extras',
+          resourceType: 'booking',
+          resourceId: booking.reference,
+          details: { amendment_id: data.amendment_id, price_difference: data.price_difference },
+        },
+      );
       return { success: true, data };
     },
   );

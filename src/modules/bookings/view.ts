@@ -89,6 +89,7 @@ export async function bookingView(ctx: AppContext, id: number) {
       at: iso(a.createdAt),
     })),
     upsells: upsells.map((u) => ({
+      id: u.id,
       type: u.type,
       item_id: u.itemId,
       name: u.name,

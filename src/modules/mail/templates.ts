@@ -219,7 +219,9 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     rows.push([w.balance, m(facts.balanceCents)]);
     if (facts.balanceDueDate) rows.push([w.due, day(facts.balanceDueDate, locale)]);
   }
-  const link = kind === 'balance_failed' || kind === 'balance_reminder' ? facts.payLink : undefined;
+  // an amendment that raises the price: the customer pays the difference with the balance's pay link
+  const raised = kind === 'booking_amended' && (facts.priceDifferenceCents ?? 0) > 0 && facts.balanceCents > 0;
+  const link = kind === 'balance_failed' || kind === 'balance_reminder' || raised ? facts.payLink : undefined;
   const changes = kind === 'booking_amended' ? (facts.changes ?? []) : [];
   if (kind === 'booking_amended' && facts.priceDifferenceCents) {
     rows.unshift([w.difference, m(facts.priceDifferenceCents)]);
