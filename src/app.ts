@@ -37,6 +37,8 @@ import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { notificationConsoleRoutes } from './modules/notifications/console.js';
+import { operationsConsoleRoutes } from './modules/operations/console.js';
+import { previewConsoleRoutes } from './modules/operations/preview.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -183,6 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     contentConsoleRoutes,
     mediaConsoleRoutes,
     supplyTextsConsoleRoutes,
+    operationsConsoleRoutes,
+    previewConsoleRoutes,
     adminConsoleRoutes,
   ]);
 

@@ -1,5 +1,10 @@
 // The only reader of process.env. Every setting has a default that runs the embedded demo;
 // a bad value stops the boot with a message naming the variable.
+import {
+  type CancellationStep,
+  DEFAULT_CANCELLATION_POLICY,
+  parsePolicy,
+} from './modules/bookings/cancellation-rules.js';
 
 export type AppEnv = 'development' | 'test' | 'staging' | 'production';
 
@@ -127,6 +132,11 @@ export interface Config {
   dashboard: { user: string; password: string };
   /** Balance payments: due BALANCE_DUE_DAYS before departure, collected off-session. */
   balance: { dueDays: number };
+  /**
+   * Cancellations: the policy used when a market product has none of its own, as
+   * `days:percent` steps (CANCELLATION_POLICY, default 60:10,30:30,15:60,0:100).
+   */
+  cancellation: { defaultPolicy: CancellationStep[] };
   /** Customer e-mails: the outbox is delivered over SMTP_URL; without it mails stay in the outbox. */
   mail: { smtpUrl?: string; from: string };
   /** the back-office console at /admin: session lifetimes */
@@ -200,6 +210,14 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function policy(env: Env, name: string, fallback: string): CancellationStep[] {
+  try {
+    return parsePolicy(env[name] || fallback);
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -418,6 +436,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     dashboard: { user: str(env, 'DASHBOARD_USER', ''), password: str(env, 'DASHBOARD_PASSWORD', '') },
     balance: { dueDays: int(env, 'BALANCE_DUE_DAYS', 60, 0, 365) },
+    cancellation: { defaultPolicy: policy(env, 'CANCELLATION_POLICY', DEFAULT_CANCELLATION_POLICY) },
     mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },
     admin: {
       sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),

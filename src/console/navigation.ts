@@ -1,33 +1,40 @@
-// The console's navigation: one entry per page, shown to admins holding its permission. A new
-// page adds one line here (see docs/console.md, "Adding a page").
+// The console's navigation: one entry per page, grouped into sections, shown to admins holding
+// its permission. A new page adds one line here (see docs/console.md, "Adding a page").
 import type { Grant, Permission } from '../modules/admin/permissions.js';
 import { allows } from '../modules/admin/permissions.js';
+
+export const NAV_SECTIONS = ['Sales', 'Catalog', 'Operations', 'System'] as const;
+export type NavSection = (typeof NAV_SECTIONS)[number];
 
 export interface NavItem {
   href: string;
   label: string;
   /** the permission the page needs, or a list of which any one will do */
   permission: Permission | readonly Permission[];
+  /** the heading the link is listed under; Operations when not given */
+  section?: NavSection;
 }
 
 export const navigation: NavItem[] = [
-  { href: '/admin/bookings', label: 'Bookings', permission: 'view_booking' },
-  { href: '/admin/leads', label: 'Leads', permission: 'view_lead' },
-  { href: '/admin/subscribers', label: 'Subscribers', permission: 'view_subscriber' },
-  { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record' },
-  { href: '/admin/jobs', label: 'Jobs', permission: 'view_job' },
-  { href: '/admin/outbox', label: 'Outbox', permission: 'view_mail' },
-  { href: '/admin/catalog', label: 'Catalog', permission: 'view_catalog' },
-  { href: '/admin/supply-texts', label: 'Supply texts', permission: 'view_catalog' },
-  { href: '/admin/content', label: 'Content', permission: 'view_content' },
-  { href: '/admin/media', label: 'Media', permission: ['view_catalog', 'view_content'] },
-  { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard' },
-  { href: '/pulse', label: 'Pulse', permission: 'view_dashboard' },
-  { href: '/telescope', label: 'Telescope', permission: 'view_dashboard' },
-  { href: '/admin/users', label: 'Admin users', permission: 'manage_admin' },
-  { href: '/admin/roles', label: 'Roles', permission: 'manage_admin' },
-  { href: '/admin/api-tokens', label: 'API tokens', permission: 'manage_admin' },
-  { href: '/admin/audit-log', label: 'Audit log', permission: 'view_audit_log' },
+  { href: '/admin/bookings', label: 'Bookings', permission: 'view_booking', section: 'Sales' },
+  { href: '/admin/departures', label: 'Departures', permission: 'view_booking', section: 'Sales' },
+  { href: '/admin/leads', label: 'Leads', permission: 'view_lead', section: 'Sales' },
+  { href: '/admin/subscribers', label: 'Subscribers', permission: 'view_subscriber', section: 'Sales' },
+  { href: '/admin/catalog', label: 'Products', permission: 'view_catalog', section: 'Catalog' },
+  { href: '/admin/supply-texts', label: 'Supply texts', permission: 'view_catalog', section: 'Catalog' },
+  { href: '/admin/content', label: 'Content', permission: 'view_content', section: 'Catalog' },
+  { href: '/admin/media', label: 'Media', permission: ['view_catalog', 'view_content'], section: 'Catalog' },
+  { href: '/admin/jobs', label: 'Jobs', permission: 'view_job', section: 'Operations' },
+  { href: '/admin/sync', label: 'Sync monitor', permission: 'view_sync_record', section: 'Operations' },
+  { href: '/admin/outbox', label: 'Outbox', permission: 'view_mail', section: 'Operations' },
+  { href: '/admin/reports', label: 'Reports', permission: 'view_report', section: 'Operations' },
+  { href: '/health-dashboard', label: 'Health', permission: 'view_dashboard', section: 'System' },
+  { href: '/pulse', label: 'Pulse', permission: 'view_dashboard', section: 'System' },
+  { href: '/telescope', label: 'Telescope', permission: 'view_dashboard', section: 'System' },
+  { href: '/admin/users', label: 'Admin users', permission: 'manage_admin', section: 'System' },
+  { href: '/admin/roles', label: 'Roles', permission: 'manage_admin', section: 'System' },
+  { href: '/admin/api-tokens', label: 'API tokens', permission: 'manage_admin', section: 'System' },
+  { href: '/admin/audit-log', label: 'Audit log', permission: 'view_audit_log', section: 'System' },
 ];
 
 /** Adds a page to the navigation, before `before` (a href) or at the end. */
@@ -42,4 +49,13 @@ export function navigationFor(grant: Grant): NavItem[] {
   return navigation.filter((n) =>
     typeof n.permission === 'string' ? allows(grant, n.permission) : n.permission.some((p) => allows(grant, p)),
   );
+}
+
+/** The pages a grant may open, by section in the sections' order; empty sections are left out. */
+export function navigationSections(grant: Grant): { section: NavSection; items: NavItem[] }[] {
+  const items = navigationFor(grant);
+  return NAV_SECTIONS.map((section) => ({
+    section,
+    items: items.filter((i) => (i.section ?? 'Operations') === section),
+  })).filter((s) => s.items.length > 0);
 }

@@ -5,9 +5,9 @@
 import { allows } from '../modules/admin/permissions.js';
 import type { AdminActor } from '../modules/admin/service.js';
 import { type Html, html } from '../platform/html.js';
-import { navigationFor } from './navigation.js';
+import { navigationSections } from './navigation.js';
 
-export const ASSET_VERSION = '2';
+export const ASSET_VERSION = '3';
 
 export interface PageContext {
   actor: AdminActor;
@@ -64,9 +64,15 @@ export function bell(count: number | null): Html {
 }
 
 export function layout(p: PageContext, title: string, body: Html): string {
-  const nav = navigationFor(p.actor.grant).map((item) => {
-    const current = p.path === item.href || p.path.startsWith(`${item.href}/`);
-    return html`<li><a href="${item.href}"${current ? html` aria-current="page"` : ''}>${item.label}</a></li>`;
+  // grouped under their section's heading, each group a list the heading labels
+  const nav = navigationSections(p.actor.grant).map(({ section, items }) => {
+    const id = `nav-${section.toLowerCase()}`;
+    return html`<li><span class="nav-section" id="${id}">${section}</span><ul aria-labelledby="${id}">${items.map(
+      (item) => {
+        const current = p.path === item.href || p.path.startsWith(`${item.href}/`);
+        return html`<li><a href="${item.href}"${current ? html` aria-current="page"` : ''}>${item.label}</a></li>`;
+      },
+    )}</ul></li>`;
   });
   // the bell is the way to the notifications page (they concern bookings)
   const showBell = allows(p.actor.grant, 'view_booking');
@@ -78,10 +84,10 @@ export function layout(p: PageContext, title: string, body: Html): string {
 <body hx-headers='${JSON.stringify({ 'x-csrf-token': p.csrfToken })}'>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/admin">itinera</a>
-<nav aria-label="Console"><ul>${nav}</ul></nav>
 <div class="me">${showBell ? bell(null) : ''}<span>${p.actor.name}</span>
 <form method="post" action="/admin/logout">${csrfField(p.csrfToken)}<button type="submit">Sign out</button></form></div></header>
-<main id="main">${body}</main></body></html>`.text;
+<div class="shell"><nav aria-label="Console" class="side"><ul class="sections">${nav}</ul></nav>
+<main id="main">${body}</main></div></body></html>`.text;
 }
 
 export function loginPage(opts: { token: string; email?: string; error?: string; next?: string }): string {

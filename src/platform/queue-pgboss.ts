@@ -244,6 +244,20 @@ export class PgBossQueue implements Queue {
     return this.failedRows('', [queue, limit]);
   }
 
+  /** How many failed jobs the queues hold (job table and archive), counted up to `cap` + 1. */
+  async failedCount(queues: string[], cap: number): Promise<number> {
+    const s = this.opts.schema;
+    const { rows } = await this.options.database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM ${s}.job WHERE name = ANY($1) AND state = 'failed'
+         UNION ALL
+         SELECT 1 FROM ${s}.archive WHERE name = ANY($1) AND state = 'failed'
+         LIMIT $2) x`,
+      [queues, cap + 1],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** One failed job of a queue, or null. */
   async failedJob(queue: string, id: string): Promise<FailedJob | null> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;

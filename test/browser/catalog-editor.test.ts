@@ -58,7 +58,7 @@ describe('catalog editor in a browser', () => {
     expect((await (await page.request.get(`/api/es/es/products/${ids.peru}`)).json()).data.title).toBe(
       'Perú y el Camino Inca',
     );
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Products' }).click();
     await visible(page.getByRole('heading', { name: 'Products' }));
     if (shots) await page.screenshot({ path: projectPath('docs', 'console-catalog-products.png'), fullPage: true });
     await page.getByRole('link', { name: 'Perú y el Camino Inca' }).click();
@@ -92,7 +92,7 @@ describe('catalog editor in a browser', () => {
     await page.close();
   });
 
-  it('previews a draft: the Preview button opens its signed URL in a new tab', async () => {
+  it('previews a draft: the Preview button opens a readable page with its signed JSON link, in a new tab', async () => {
     const admin = await signIn(t.app, { permissions: ['view_catalog'] });
     const page = await newPage(admin.email);
     await page.goto(`/admin/catalog/products/${ids.draft}`);
@@ -101,12 +101,13 @@ describe('catalog editor in a browser', () => {
     expect((await page.request.get(`/api/es/en/products/${ids.draft}`)).status()).toBe(404);
     const [tab] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Preview' }).click()]);
     await tab.waitForLoadState();
-    expect(tab.url()).toMatch(
-      new RegExp(`/api/es/en/products/${ids.draft}/preview\\?expires=\\d+&signature=[0-9a-f]+$`),
-    );
-    const again = await tab.request.get(tab.url());
+    // a readable page of the draft, with the signed JSON link beside it
+    await visible(tab.getByRole('heading', { level: 1, name: 'Japan Essentials' }));
+    const json = await tab.getByRole('link', { name: 'the signed JSON link' }).getAttribute('href');
+    expect(json).toMatch(new RegExp(`^/api/es/en/products/${ids.draft}/preview\\?expires=\\d+&signature=[0-9a-f]+$`));
+    const again = await tab.request.get(json!);
     expect(again.status()).toBe(200);
-    expect(JSON.parse(await tab.locator('body').innerText()).data.title).toBe('Japan Essentials');
+    expect((await again.json()).data.title).toBe('Japan Essentials');
     await tab.close();
     await page.close();
   });

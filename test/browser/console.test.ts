@@ -71,7 +71,7 @@ describe('the console in a browser', () => {
     await textMatches(page.getByRole('alert'), /^The e-mail or password is not right\.$/);
     if (shots) await page.screenshot({ path: projectPath('docs', 'console-login.png') });
     await signInWith(page, admin.email, TEST_PASSWORD);
-    await visible(page.getByRole('heading', { name: /Welcome, Admin/ }));
+    await visible(page.getByRole('heading', { level: 1, name: 'The day at a glance' }));
     if (shots) {
       for (const [path, name] of [
         ['/admin/users', 'users'],

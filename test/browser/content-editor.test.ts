@@ -63,8 +63,11 @@ describe('the content editor in a browser', () => {
       page.getByRole('link', { name: 'Preview es_ES' }).click(),
     ]);
     await tab.waitForLoadState();
-    expect(tab.url()).toMatch(/\/api\/es\/es\/cms\/countries\/fiji\/preview\?expires=\d+&signature=[0-9a-f]{64}$/);
-    const body = JSON.parse((await tab.locator('body').textContent()) ?? '{}');
+    // a readable page of the draft, with the signed JSON link beside it
+    await tab.getByRole('heading', { level: 1, name: 'Fiyi' }).waitFor({ state: 'visible', timeout: 10_000 });
+    const json = await tab.getByRole('link', { name: 'the signed JSON link' }).getAttribute('href');
+    expect(json).toMatch(/^\/api\/es\/es\/cms\/countries\/fiji\/preview\?expires=\d+&signature=[0-9a-f]{64}$/);
+    const body = await (await tab.request.get(json!)).json();
     expect(body.data).toMatchObject({ slug: 'fiji', name: 'Fiyi', tagline: 'Islas', region: { slug: 'asia' } });
     await tab.close();
     await page.close();

@@ -1,5 +1,7 @@
 // A fake Duffel Flights API on 127.0.0.1, written from Duffel's documentation
-// (https://duffel.com/docs/api): offer requests, offers, orders (create, get, list), with the
+// (https://duffel.com/docs/api): offer requests, offers, orders (create, get, list), order
+// cancellations (create: an unconfirmed quote with refund_amount / refund_to; confirm: the order
+// is cancelled, cancelled_at set; only the latest quote of an order can be confirmed), with the
 // `data` envelope on requests and answers, errors as {errors:[{type, code, title, message,
 // documentation_url}], meta:{status, request_id}}, rate-limit headers and 429. Its fares come
 // from its own small route generator (not from our sandbox), offer ids change on every search,
@@ -9,7 +11,14 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type DuffelOp = 'create_offer_request' | 'get_offer' | 'create_order' | 'get_order' | 'list_orders';
+export type DuffelOp =
+  | 'create_offer_request'
+  | 'get_offer'
+  | 'create_order'
+  | 'get_order'
+  | 'list_orders'
+  | 'create_order_cancellation'
+  | 'confirm_order_cancellation';
 
 export interface DuffelRequest {
   op: DuffelOp;
@@ -45,6 +54,10 @@ export interface FakeDuffel {
   requests: DuffelRequest[];
   /** orders created, in order */
   orders: any[];
+  /** order cancellations (quotes and confirmed), in order */
+  cancellations: any[];
+  /** the share of an order's total an airline refunds on cancellation (default 1: all of it) */
+  refundShare: number;
   failNext(op: DuffelOp, failure: DuffelFailure): void;
   /**
    * The offer's total moves: at once, at the next get_offer (`atFetch`: it moved after the
@@ -105,6 +118,7 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
   const movesAtOrder = new Map<string, string>();
   const movesAtFetch = new Map<string, string>();
   const orders: any[] = [];
+  const cancellations: any[] = [];
   let documentsRequired = false;
   let seq = 0;
   const pending = new Set<() => void>();
@@ -241,6 +255,10 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
     else if (req.method === 'POST' && path === '/air/orders') op = 'create_order';
     else if (req.method === 'GET' && /^\/air\/orders\/[^/]+$/.test(path)) op = 'get_order';
     else if (req.method === 'GET' && path === '/air/orders') op = 'list_orders';
+    else if (req.method === 'POST' && path === '/air/order_cancellations') op = 'create_order_cancellation';
+    else if (req.method === 'POST' && /^\/air\/order_cancellations\/[^/]+\/actions\/confirm$/.test(path)) {
+      op = 'confirm_order_cancellation';
+    }
     if (!op) return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'The resource does not exist'));
     let body: any;
     try {
@@ -408,6 +426,55 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
         if (!order) return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'Order not found'));
         return send(200, { data: order });
       }
+      case 'create_order_cancellation': {
+        const order = orders.find((o) => o.id === body?.data?.order_id);
+        if (!order) return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'Order not found'));
+        if (order.cancelled_at) {
+          return send(
+            422,
+            errorBody(422, 'invalid_state_error', 'order_already_cancelled', 'The order has already been cancelled'),
+          );
+        }
+        const refund = (Math.round(Number(order.total_amount) * 100 * fake.refundShare) / 100).toFixed(2);
+        const cancellation = {
+          id: id('ore'),
+          order_id: order.id,
+          live_mode: false,
+          refund_amount: refund,
+          refund_currency: order.total_currency,
+          refund_to: 'balance',
+          airline_credits: [],
+          confirmed_at: null,
+          expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+          created_at: new Date().toISOString(),
+        };
+        cancellations.push(cancellation);
+        return send(201, { data: cancellation });
+      }
+      case 'confirm_order_cancellation': {
+        const cancellationId = decodeURIComponent(path.split('/')[3]);
+        const cancellation = cancellations.find((c) => c.id === cancellationId);
+        if (!cancellation) {
+          return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'Order cancellation not found'));
+        }
+        const latest = cancellations.filter((c) => c.order_id === cancellation.order_id).at(-1);
+        const order = orders.find((o) => o.id === cancellation.order_id);
+        if (latest !== cancellation || order.cancelled_at || cancellation.confirmed_at) {
+          return send(
+            422,
+            errorBody(
+              422,
+              'invalid_state_error',
+              'order_cancellation_not_confirmable',
+              'This cancellation cannot be confirmed',
+            ),
+          );
+        }
+        cancellation.confirmed_at = new Date().toISOString();
+        order.cancelled_at = cancellation.confirmed_at;
+        order.available_actions = [];
+        return send(200, { data: cancellation });
+      }
       case 'list_orders': {
         const names = url.searchParams.getAll('passenger_name[]');
         const limit = Math.min(200, Number(url.searchParams.get('limit') ?? 50));
@@ -432,6 +499,8 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
     token,
     requests,
     orders,
+    cancellations,
+    refundShare: 1,
     failNext: (op, f) => {
       if (!failures.has(op)) failures.set(op, []);
       failures.get(op)!.push(f);

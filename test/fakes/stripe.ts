@@ -1,5 +1,7 @@
 // A fake Stripe API on 127.0.0.1 speaking the endpoints our adapter uses, as Stripe documents them:
 // PaymentIntents (create, retrieve, update, confirm, cancel), Customers (create, list by e-mail),
+// Refunds (create against a payment_intent, retrieve; statuses pending/succeeded/failed/canceled,
+// 400 amount_too_large / charge_already_refunded),
 // form-encoded bodies, bearer secret key, Idempotency-Key replay (same key and body: the saved
 // answer with Idempotent-Replayed; same key, other body: 400 idempotency_error), Stripe's error
 // envelope, and the test payment methods (pm_card_visa succeeds, pm_card_chargeDeclined declines
@@ -40,6 +42,20 @@ export interface FakeCustomer {
   livemode: false;
 }
 
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  charge: string;
+  currency: string;
+  payment_intent: string;
+  status: string;
+  reason: string | null;
+  failure_reason: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
 export interface StripeRequest {
   method: string;
   path: string;
@@ -63,18 +79,36 @@ export interface FakeStripe {
   succeed(id: string, paymentMethod?: string): void;
   decline(id: string): void;
   processing(id: string): void;
+  /** the bank's answer to a processing debit: succeeded, or back to requires_payment_method */
+  finishProcessing(id: string, succeeded: boolean): void;
   /** the next request answers this status with Stripe's api_error envelope */
   failNext(status: number): void;
   /** confirmed off-session PaymentIntents (balance charges); see the section at the end */
   offSession: OffSessionPart;
   /** a Stripe event about an intent as it is now, e.g. payment_intent.succeeded */
   event(type: string, intentId: string): { id: string; payload: string };
+  refunds: Map<string, FakeRefund>;
+  /** the statuses the next refunds are created with (default: succeeded, as card refunds in test mode) */
+  nextRefundStatuses: string[];
+  /** what the bank does later with a pending refund: succeeded, or failed with Stripe's failure_reason */
+  settleRefund(id: string, status: 'succeeded' | 'failed' | 'canceled', failureReason?: string): void;
+  /** refund.updated / refund.failed about a refund as it is now; charge.refunded about its charge */
+  refundEvent(
+    type: 'refund.updated' | 'refund.failed' | 'charge.refunded',
+    refundId: string,
+  ): {
+    id: string;
+    payload: string;
+  };
   /** a Stripe-Signature header for the payload, made by the official SDK */
   sign(payload: string, secret?: string): string;
   close(): Promise<void>;
 }
 
 const ATTACHABLE = new Set(['pm_card_visa', 'pm_card_mastercard']);
+
+/** the id of an intent's (single) charge, as Stripe names it from the intent's */
+const chargeOf = (pi: { id: string }) => `ch_${pi.id.slice(3)}`;
 
 export async function startFakeStripe(
   secretKey = 'sk_test_itinera',
@@ -86,6 +120,8 @@ export async function startFakeStripe(
   const idempotent = new Map<string, { bodyHash: string; status: number; body: unknown }>();
   const failures: number[] = [];
   const offSession = new OffSessionPart(intents);
+  const refunds = new Map<string, FakeRefund>();
+  const nextRefundStatuses: string[] = [];
   const now = () => Math.floor(Date.now() / 1000);
 
   const metadataOf = (form: Record<string, string>) => {
@@ -207,6 +243,71 @@ export async function startFakeStripe(
       return send(200, { object: 'list', data, has_more: false, url: '/v1/customers' });
     }
 
+    if (req.method === 'POST' && path === '/v1/refunds') {
+      const pi = intents.get(form.payment_intent ?? '');
+      if (!pi) {
+        return error(
+          400,
+          'invalid_request_error',
+          `No such payment_intent: '${form.payment_intent}'`,
+          'resource_missing',
+        );
+      }
+      if (pi.status !== 'succeeded') {
+        return error(
+          400,
+          'invalid_request_error',
+          `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`,
+          'charge_not_refundable',
+        );
+      }
+      const refunded = [...refunds.values()]
+        .filter((r) => r.payment_intent === pi.id && ['pending', 'succeeded', 'requires_action'].includes(r.status))
+        .reduce((sum, r) => sum + r.amount, 0);
+      const left = pi.amount_received - refunded;
+      if (left <= 0) {
+        return error(
+          400,
+          'invalid_request_error',
+          `Charge ${chargeOf(pi)} has already been refunded.`,
+          'charge_already_refunded',
+        );
+      }
+      const amount = form.amount ? Number(form.amount) : left;
+      if (!Number.isInteger(amount) || amount < 1) {
+        return error(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer');
+      }
+      if (amount > left) {
+        return error(
+          400,
+          'invalid_request_error',
+          `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+          'amount_too_large',
+        );
+      }
+      const refund: FakeRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount,
+        charge: chargeOf(pi),
+        currency: pi.currency,
+        payment_intent: pi.id,
+        status: nextRefundStatuses.shift() ?? 'succeeded',
+        reason: form.reason ?? null,
+        failure_reason: null,
+        metadata: metadataOf(form),
+        created: now(),
+      };
+      refunds.set(refund.id, refund);
+      return answer(200, refund);
+    }
+    const rm = /^\/v1\/refunds\/(\w+)$/.exec(path);
+    if (rm && req.method === 'GET') {
+      const refund = refunds.get(rm[1]);
+      if (!refund) return error(404, 'invalid_request_error', `No such refund: '${rm[1]}'`, 'resource_missing');
+      return send(200, refund);
+    }
+
     if (req.method === 'POST' && path === '/v1/payment_intents' && form.off_session === 'true') {
       return offSession.create(req, res, form);
     }
@@ -286,6 +387,21 @@ export async function startFakeStripe(
     if (!intent) throw new Error(`fake stripe: no intent ${id}`);
     return intent;
   };
+  const envelope = (type: string, object: unknown) => {
+    const id = `evt_${randomBytes(12).toString('hex')}`;
+    const payload = JSON.stringify({
+      id,
+      object: 'event',
+      api_version: '2025-03-31.basil',
+      created: now(),
+      type,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object },
+    });
+    return { id, payload };
+  };
   const sign = (payload: string, secret = webhookSecret) =>
     Stripe.webhooks.generateTestHeaderString({ payload, secret });
   return {
@@ -306,23 +422,44 @@ export async function startFakeStripe(
     processing: (id) => {
       find(id).status = 'processing';
     },
+    finishProcessing: (id, succeeded) => {
+      const pi = find(id);
+      pi.status = succeeded ? 'succeeded' : 'requires_payment_method';
+      pi.amount_received = succeeded ? pi.amount : 0;
+      pi.last_payment_error = succeeded
+        ? null
+        : { code: 'payment_method_provider_decline', message: 'The debit was refused by the bank.' };
+    },
     failNext: (status) => failures.push(status),
     offSession,
-    event: (type, intentId) => {
-      const id = `evt_${randomBytes(12).toString('hex')}`;
-      const payload = JSON.stringify({
-        id,
-        object: 'event',
-        api_version: '2025-03-31.basil',
-        created: now(),
-        type,
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        data: { object: intents.get(intentId) ?? { id: intentId, object: 'payment_intent' } },
-      });
-      return { id, payload };
+    refunds,
+    nextRefundStatuses,
+    settleRefund: (id, status, failureReason) => {
+      const refund = refunds.get(id);
+      if (!refund) throw new Error(`fake stripe: no refund ${id}`);
+      refund.status = status;
+      refund.failure_reason = status === 'failed' ? (failureReason ?? 'unknown') : null;
     },
+    refundEvent: (type, refundId) => {
+      const refund = refunds.get(refundId);
+      if (!refund) throw new Error(`fake stripe: no refund ${refundId}`);
+      if (type !== 'charge.refunded') return envelope(type, refund);
+      const pi = intents.get(refund.payment_intent)!;
+      const refundedAmount = [...refunds.values()]
+        .filter((r) => r.payment_intent === pi.id && r.status !== 'failed' && r.status !== 'canceled')
+        .reduce((sum, r) => sum + r.amount, 0);
+      return envelope(type, {
+        id: refund.charge,
+        object: 'charge',
+        amount: pi.amount,
+        amount_refunded: refundedAmount,
+        currency: pi.currency,
+        payment_intent: pi.id,
+        refunded: refundedAmount >= pi.amount,
+        status: 'succeeded',
+      });
+    },
+    event: (type, intentId) => envelope(type, intents.get(intentId) ?? { id: intentId, object: 'payment_intent' }),
     sign,
     close: () =>
       new Promise<void>((resolve) => {
@@ -360,6 +497,8 @@ export class OffSessionPart {
   onCharged?: (intent: FakePaymentIntent) => void;
   /** PaymentIntents created by confirmed charges, in order (a replay adds none) */
   readonly created: FakePaymentIntent[] = [];
+  /** payment methods detached from their customer: a charge is Stripe's 400 resource_missing */
+  readonly detached = new Set<string>();
 
   constructor(private readonly intents: Map<string, FakePaymentIntent>) {}
 
@@ -441,6 +580,19 @@ export class OffSessionPart {
     if (form.off_session === 'true' && !form.customer) {
       return invalid('The PaymentMethod must be attached to a Customer to be used off_session.', 'customer');
     }
+    if (this.detached.has(form.payment_method)) {
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'payment_method',
+            message: `No such PaymentMethod: '${form.payment_method}'`,
+          },
+        },
+      };
+    }
     const metadata: Record<string, string> = {};
     for (const [k, v] of Object.entries(form)) {
       const m = /^metadata\[(.+)\]$/.exec(k);
@@ -453,7 +605,7 @@ export class OffSessionPart {
       object: 'payment_intent',
       amount,
       currency: form.currency,
-      status: outcome.error ? 'requires_payment_method' : 'succeeded',
+      status: outcome.error ? 'requires_payment_method' : (outcome.status ?? 'succeeded'),
       client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
       description: form.description ?? null,
       metadata,
@@ -462,7 +614,7 @@ export class OffSessionPart {
       livemode: false,
       customer: form.customer ?? null,
       payment_method: outcome.error ? null : form.payment_method,
-      amount_received: outcome.error ? 0 : amount,
+      amount_received: outcome.error || outcome.status ? 0 : amount,
       last_payment_error: outcome.error ? { ...outcome.error } : null,
       setup_future_usage: null,
       next_action: null,
@@ -477,8 +629,13 @@ export class OffSessionPart {
   }
 }
 
-const OUTCOMES: Record<string, { error?: { code: string; decline_code: string; message: string } }> = {
+const OUTCOMES: Record<
+  string,
+  { status?: 'processing'; error?: { code: string; decline_code: string; message: string } }
+> = {
   pm_card_visa: {},
+  // a SEPA Direct Debit mandate: the PaymentIntent stays `processing` until the bank answers
+  pm_sepaDebit: { status: 'processing' },
   pm_card_chargeDeclined: {
     error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
   },

@@ -412,3 +412,44 @@ export function flightCacheFor(departure: string, returnDate: string, inboundFro
     ],
   };
 }
+
+/**
+ * A market charging in yen (JPY, ISO 4217 exponent 0: no minor unit) with one active offer for 2
+ * departing in `departureInDays`: final price 452,346 JPY (226,173 per person). A 30 % deposit is
+ * 135,703.8 yen, paid as 135,704 (whole yen); the balance is 316,642.
+ */
+export async function seedJpyMarket(database: Database, cat: CheckoutCatalog, departureInDays = 120) {
+  const db = database.db;
+  const [jp] = await db
+    .insert(markets)
+    .values({
+      code: 'jp',
+      name: 'Japan',
+      defaultLanguage: 'en',
+      languages: ['en'],
+      tourPathSlugs: { en: 'tours' },
+      currencyCode: 'JPY',
+      currencyName: 'Japanese Yen',
+      currencySymbol: '¥',
+      timezone: 'Asia/Tokyo',
+    })
+    .returning();
+  await db.insert(marketAirports).values({ marketId: jp.id, iataCode: 'MAD', isPrimary: true });
+  const tour = await templateWithProducts(db, { code: 'japan-in-yen', days: 5 }, [
+    { marketId: jp.id, language: 'en', title: 'Japan in yen', urlSlug: 'japan-in-yen' },
+  ]);
+  const row = await offer(
+    db,
+    {
+      code: 'O-JPY',
+      marketProductId: tour.products[0].id,
+      departureInDays,
+      landBasePrice: '280000.00',
+      flightPrice: '100000.00',
+      finalPrice: '452346.00',
+      pricePerPerson: '226173.00',
+    },
+    cat.today,
+  );
+  return { marketId: jp.id, offerId: row.id, departureDate: row.departureDate };
+}

@@ -29,6 +29,8 @@ export async function paidBooking(
     lang?: string;
     stripe?: FakeStripe;
     client?: { first_name: string; last_name: string; email: string; phone: string };
+    /** the offer's final price and price per person (default: the fixture's 3910.00 / 1955.00) */
+    price?: { finalPrice: string; pricePerPerson: string };
   },
 ): Promise<PaidBooking> {
   const market = opts.market ?? 'es';
@@ -44,6 +46,7 @@ export async function paidBooking(
       marketProductId: model.marketProductId,
       departureInDays: opts.departureInDays,
       airport: model.departureAirport,
+      ...(opts.price ?? {}),
     },
     cat.today,
   );

@@ -4609,6 +4609,8 @@ export interface paths {
                             success: true;
                             data: {
                                 amendment_id: number;
+                                /** @description the part of a decrease already paid, refunded to the card */
+                                refund: number;
                                 price_difference: number;
                                 total_price: number;
                                 balance_due: number;
@@ -4754,6 +4756,348 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/bookings/{id}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cancellation quote for today (market time zone): fee by the market product policy (default CANCELLATION_POLICY), refund = paid - fee (bearer token with admin:bookings)
+         * @description Cancellation quote for today (market time zone): fee by the market product policy (default CANCELLATION_POLICY), refund = paid - fee (bearer token with admin:bookings).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description traveller: the policy fee applies; organiser: no fee, everything paid is refunded */
+                    by?: "traveller" | "organiser";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                fee: number;
+                                refund: number;
+                                currency: string;
+                                /** @description paid and not refunded so far */
+                                paid: number;
+                                policy_step: {
+                                    days_before_departure: number;
+                                    fee_percent: number;
+                                } | null;
+                                /** @description traveller: the policy fee applies; organiser: no fee, everything paid is refunded */
+                                by: "traveller" | "organiser";
+                                departure_date: string | null;
+                                days_before_departure: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a paid booking: status cancelled, seats back, balance stopped, flight orders cancelled at the provider (job), refund to the card, e-mail to the customer (409 booking_already_cancelled)
+         * @description Cancel a paid booking: status cancelled, seats back, balance stopped, flight orders cancelled at the provider (job), refund to the card, e-mail to the customer (409 booking_already_cancelled).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description traveller: the policy fee applies; organiser: no fee, everything paid is refunded */
+                        by: "traveller" | "organiser";
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @enum {string} */
+                                status: "cancelled";
+                                fee: number;
+                                refund: {
+                                    amount: number;
+                                    currency: string;
+                                    /** @description none when nothing is refunded */
+                                    status: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/bookings/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund without a cancellation (goodwill, a removed extra): drawn on the deposit first, then balance payments, keys refund-{bookingId}-{n} (422 refund_exceeds_paid)
+         * @description Refund without a cancellation (goodwill, a removed extra): drawn on the deposit first, then balance payments, keys refund-{bookingId}-{n} (422 refund_exceeds_paid).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount: number;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                id: number;
+                                amount: number;
+                                currency: string;
+                                /** @description pending, succeeded or failed (the gateway webhooks move pending ones) */
+                                status: string;
+                                refunds: {
+                                    id: number;
+                                    amount: number;
+                                    status: string;
+                                    idempotency_key: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -5475,7 +5819,11 @@ export interface paths {
                                 cancellation: {
                                     fee: number;
                                     refund: number;
-                                    policy_step: string;
+                                    /** @description the step of the cancellation policy that applies today (null: after departure) */
+                                    policy_step: {
+                                        days_before_departure: number;
+                                        fee_percent: number;
+                                    } | null;
                                 } | null;
                             };
                         };
@@ -5518,6 +5866,220 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's cancellation quote for the traveller: fee per the product's policy and the refund (signed manage URL)
+         * @description Today's cancellation quote for the traveller: fee per the product's policy and the refund (signed manage URL).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                fee: number;
+                                refund: number;
+                                /** @description the step of the cancellation policy that applies today (null: after departure) */
+                                policy_step: {
+                                    days_before_departure: number;
+                                    fee_percent: number;
+                                } | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the booking as the traveller (signed manage URL): the operator's by=traveller cancellation, fee per policy, refund to the card, e-mails
+         * @description Cancel the booking as the traveller (signed manage URL): the operator's by=traveller cancellation, fee per policy, refund to the card, e-mails.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @enum {string} */
+                                status: "cancelled";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -5614,7 +6176,11 @@ export interface paths {
                                 cancellation: {
                                     fee: number;
                                     refund: number;
-                                    policy_step: string;
+                                    /** @description the step of the cancellation policy that applies today (null: after departure) */
+                                    policy_step: {
+                                        days_before_departure: number;
+                                        fee_percent: number;
+                                    } | null;
                                 } | null;
                             };
                         };
@@ -6031,6 +6597,10 @@ export interface paths {
                                 balance_due: number | null;
                                 /** @description when the balance is charged to the saved card; null when nothing remains */
                                 balance_due_date: string | null;
+                                /** @description the booking's status; 'cancelled' once cancelled */
+                                status: string;
+                                /** @description refunded to the card so far (pending and succeeded refunds) */
+                                refunded: number;
                             };
                         };
                     };

@@ -108,6 +108,13 @@ export const marketProducts = pgTable(
     urlSlug: text('url_slug').notNull(),
     countryName: text('country_name').notNull(),
     heroImage: text('hero_image'),
+    /**
+     * {days_before_departure, fee_percent} steps of the cancellation fee (migration 1101); null:
+     * the configured default (CANCELLATION_POLICY)
+     */
+    cancellationPolicy: jsonb('cancellation_policy').$type<
+      { days_before_departure: number; fee_percent: number }[] | null
+    >(),
     ...timestamps,
   },
   (t) => [

@@ -80,6 +80,12 @@ export const bookings = pgTable(
     index('bookings_status_market_created').on(t.status, t.marketCode, t.createdAt, t.id),
     index('bookings_client').on(t.clientId),
     index('bookings_reference_prefix').on(t.reference.op('text_pattern_ops')),
+    // the operations console (migration 1200): sold bookings per departure, and per day for the
+    // home and the revenue report, read from the index alone
+    index('bookings_offer_sold').on(t.offerId, t.totalPrice).where(sql`status NOT IN ('checkout', 'abandoned')`),
+    index('bookings_created_sold')
+      .on(t.createdAt, t.marketCode, t.currency, t.totalPrice, t.offerId)
+      .where(sql`status NOT IN ('checkout', 'abandoned')`),
   ],
 );
 

@@ -37,6 +37,11 @@ export const flightBookings = pgTable(
     /** reservation details from the provider, filled by the retrieval job */
     details: jsonb('details').$type<Record<string, unknown>>(),
     retrievedAt: timestamp('retrieved_at', { withTimezone: true }),
+    /**
+     * the provider's confirmed order cancellation (migration 1102): its id, the airline refund
+     * (amount, currency, where it went) and when; the status is then `cancelled`
+     */
+    cancellation: jsonb('cancellation').$type<Record<string, unknown> | null>(),
     ...timestamps,
   },
   (t) => [uniqueIndex('flight_bookings_booking_leg').on(t.bookingId, t.legIndex)],

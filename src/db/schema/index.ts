@@ -18,4 +18,5 @@ export * from './offer-rules.js';
 export * from './ops.js';
 export * from './payments.js';
 export * from './privacy.js';
+export * from './refunds.js';
 export * from './supply-translations.js';

@@ -76,7 +76,7 @@ describe('sign-in', () => {
     expect(String(ok.headers['set-cookie'])).toContain('SameSite=Lax');
     const home = await t.app.inject({ url: '/admin', headers: { cookie: session } });
     expect(home.statusCode).toBe(200);
-    expect(home.body).toContain('Welcome, Admin');
+    expect(home.body).toContain('The day at a glance');
     expect(await auditActions(`signin-${RUN}@example.com`)).toEqual(['login.failed', 'login']);
     expect(admin.userId).toBeGreaterThan(0);
   });

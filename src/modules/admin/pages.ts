@@ -1,21 +1,9 @@
-// Pages of the admin module: home, admin users, roles, API tokens, audit log.
+// Pages of the admin module: admin users, roles, API tokens, audit log.
 
-import { navigationFor } from '../../console/navigation.js';
 import { badge, csrfField, layout, notice, type PageContext, pager, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
 import { adminResources, allPermissions, type ResourceName } from './permissions.js';
 import type { AuditRow } from './repository.js';
-
-export function homePage(p: PageContext): string {
-  const items = navigationFor(p.actor.grant);
-  return layout(
-    p,
-    'Console',
-    html`<h1>Welcome, ${p.actor.name}</h1><div class="grid">${items.map(
-      (i) => html`<a class="card" href="${i.href}">${i.label}</a>`,
-    )}</div>${items.length === 0 ? html`<p class="muted">Your roles give you no page yet. Ask an administrator.</p>` : ''}`,
-  );
-}
 
 // ------------------------------------------------------------------------------------ users
 

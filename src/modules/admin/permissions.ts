@@ -12,10 +12,13 @@ export type Ability =
   | 'delete'
   | 'book_flights'
   | 'resend_confirmation'
+  | 'cancel'
+  | 'refund'
   | 'retry'
   | 'edit'
   | 'publish'
-  | 'manage';
+  | 'manage'
+  | 'export';
 
 export interface AdminResource {
   label: string;
@@ -27,13 +30,14 @@ export interface AdminResource {
 // Adding a resource here adds its permissions everywhere (role editor, super_admin, docs/console.md).
 export const adminResources = {
   // update: internal notes, supplier answers and amendments after the sale
+  // export: CSV files of personal data (bookings list, departure manifest and rooming list)
   booking: {
-    label: 'Bookings',
-    abilities: ['view', 'book_flights', 'resend_confirmation', 'update'],
+    label: 'Bookings and departures',
+    abilities: ['view', 'book_flights', 'resend_confirmation', 'cancel', 'refund', 'export', 'update'],
     bulkDelete: false,
   },
-  lead: { label: 'Leads', abilities: ['view', 'delete'], bulkDelete: true },
-  subscriber: { label: 'Subscribers', abilities: ['view'], bulkDelete: false },
+  lead: { label: 'Leads', abilities: ['view', 'delete', 'export'], bulkDelete: true },
+  subscriber: { label: 'Subscribers', abilities: ['view', 'export'], bulkDelete: false },
   sync_record: { label: 'CRM sync records', abilities: ['view', 'retry'], bulkDelete: false },
   job: { label: 'Jobs', abilities: ['view', 'retry', 'delete'], bulkDelete: false },
   mail: { label: 'Customer e-mail outbox', abilities: ['view'], bulkDelete: false },
@@ -48,6 +52,7 @@ export const adminResources = {
     abilities: ['view', 'edit', 'publish'],
     bulkDelete: false,
   },
+  report: { label: 'Reports: revenue and checkout funnel', abilities: ['view'], bulkDelete: false },
   dashboard: { label: 'Monitoring dashboards', abilities: ['view'], bulkDelete: false },
   audit_log: { label: 'Audit log', abilities: ['view'], bulkDelete: false },
   admin: { label: 'Admin users, roles and API tokens', abilities: ['manage'], bulkDelete: false },

@@ -19,7 +19,7 @@ import {
 import { confirmPage, loginPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { auditPage, homePage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
+import { auditPage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
 import * as admin from './service.js';
 
 const hidden = { hide: true };
@@ -105,8 +105,6 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
     setCookie(ctx, reply, sessionCookieName(ctx), '', { maxAgeSeconds: 0 });
     return reply.redirect('/admin/login', 303);
   });
-
-  scope.get('/admin', opts(ctx), async (request, reply) => sendPage(reply, homePage(pageOf(request))));
 
   // --------------------------------------------------------------------------- admin users
   scope.get('/admin/users', opts(ctx, 'manage_admin'), async (request, reply) => {

@@ -8,9 +8,19 @@ import { addDays } from '../../platform/clock.js';
 import { formatCents, toCents } from '../../platform/money.js';
 import { findBooking } from '../bookings/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
+import { type RefundRow, sendRefunds } from '../payments/refunds.js';
 import * as repo from './repository.js';
 import { BALANCE_REMINDER_DAYS, BalanceStatus, balanceChargeKey } from './rules.js';
-import { type Ctx, mailCustomer, recordFailure, recordLinkPayment, recordPaid, savedCardFor } from './service.js';
+import {
+  type Ctx,
+  mailCustomer,
+  recordFailure,
+  recordLinkPayment,
+  recordPaid,
+  recordProcessing,
+  recordSecondPayment,
+  savedCardFor,
+} from './service.js';
 
 /** How long a collecting run holds a balance it is charging (longer than the task's time-out). */
 const CHARGE_LEASE_MS = 15 * 60_000;
@@ -18,6 +28,8 @@ const CHARGE_LEASE_MS = 15 * 60_000;
 export interface CollectReport {
   reminded: number;
   paid: number;
+  /** debits the gateway is processing (finished by their webhook or the reconciliation) */
+  processing: number;
   failed: number;
   overdue: number;
   /** the gateway could not be reached: tried again on the next run with the same key */
@@ -30,7 +42,7 @@ export async function collectBalances(
   gateway: PaymentGateway,
   opts: { asOf: Date; out?: (line: string) => void },
 ): Promise<CollectReport> {
-  const report: CollectReport = { reminded: 0, paid: 0, failed: 0, overdue: 0, errors: 0 };
+  const report: CollectReport = { reminded: 0, paid: 0, processing: 0, failed: 0, overdue: 0, errors: 0 };
   const today = opts.asOf.toISOString().slice(0, 10);
   report.reminded = await sendReminders(ctx, today);
   const seen = new Set<number>();
@@ -86,7 +98,7 @@ async function paidThroughLink(ctx: Ctx, gateway: PaymentGateway, balance: repo.
   return true;
 }
 
-type ChargeResult = 'paid' | 'failed' | 'overdue' | 'errors' | 'skipped';
+type ChargeResult = 'paid' | 'processing' | 'failed' | 'overdue' | 'errors' | 'skipped';
 
 /** One off-session charge of a leased balance, recorded once. */
 async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.BalanceRow): Promise<ChargeResult> {
@@ -123,20 +135,36 @@ async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.Ba
       return 'errors';
     }
   }
-  return db.transaction(async (tx) => {
+  let refunds: RefundRow[] = [];
+  const result = await db.transaction(async (tx): Promise<ChargeResult> => {
     const locked = await repo.lockBalance(tx, balance.bookingId);
-    if (!locked || locked.status === BalanceStatus.paid || locked.attempts >= attempt) return 'skipped';
+    if (locked?.status === BalanceStatus.cancelled && charge.outcome === 'succeeded') {
+      // the booking was cancelled while this charge was on its way: the money goes back
+      const intent = { id: charge.intent.id, amountCents: charge.intent.amountCents, gatewayCode: gateway.code };
+      refunds = await recordSecondPayment(tx, locked, booking, { ...intent, methodCode: gateway.methodCode }, ctx);
+      return 'skipped';
+    }
+    if (!locked || locked.status !== balance.status || locked.attempts >= attempt) return 'skipped';
     const recorded = await repo.recordAttempt(tx, {
       bookingId: balance.bookingId,
       attempt,
       idempotencyKey: key,
-      intentId: charge.outcome === 'succeeded' ? charge.intent.id : charge.intentId,
+      intentId: 'intent' in charge ? charge.intent.id : charge.intentId,
       outcome: charge.outcome,
-      code: charge.outcome === 'succeeded' ? null : charge.code.slice(0, 100),
-      message: charge.outcome === 'succeeded' ? null : charge.message.slice(0, 500),
+      code: 'code' in charge ? charge.code.slice(0, 100) : null,
+      message: 'message' in charge ? charge.message.slice(0, 500) : null,
       amount: formatCents(remaining),
     });
     if (!recorded) return 'skipped';
+    if (charge.outcome === 'processing') {
+      await recordProcessing(tx, ctx, locked, attempt, {
+        id: charge.intent.id,
+        amountCents: charge.intent.amountCents,
+        gatewayCode: gateway.code,
+        methodCode: gateway.methodCode,
+      });
+      return 'processing';
+    }
     if (charge.outcome === 'succeeded') {
       await repo.updateBalance(tx, balance.bookingId, { attempts: attempt });
       await recordPaid(
@@ -155,4 +183,6 @@ async function chargeBalance(ctx: Ctx, gateway: PaymentGateway, balance: repo.Ba
     }
     return recordFailure(tx, ctx, locked, attempt, charge);
   });
+  if (refunds.length) await sendRefunds(ctx, gateway, refunds);
+  return result;
 }

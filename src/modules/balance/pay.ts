@@ -75,6 +75,8 @@ export async function createBalanceIntent(
     totalPrice: balance.totalPrice,
     currency: balance.currency,
     status: intent.status,
+    // the clock's time: the reconciliation measures a payment's age with the same clock
+    createdAt: ctx.clock.now(),
   });
   // the hourly charge asks about it first: a balance the customer paid here is not charged again
   await repo.updateBalance(ctx.database.db, booking.id, { linkIntentId: intent.id });

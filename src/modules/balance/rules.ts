@@ -71,6 +71,12 @@ export const BalanceStatus = {
   retrying: 'retrying',
   paid: 'paid',
   overdue: 'overdue',
+  /** an off-session debit the gateway is processing: its webhook or the reconciliation finishes it */
+  processing: 'processing',
+  /** the saved card cannot be charged at all: only the pay link (no automatic attempts) */
+  awaitingCustomer: 'awaiting_customer',
+  /** the booking was cancelled: nothing more is collected */
+  cancelled: 'cancelled',
 } as const;
 
 /** Booking statuses the balance leads to. */

@@ -1,6 +1,8 @@
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/db.js';
 import type { Database } from '../../db/database.js';
+import { sandboxPaymentIntents } from '../../db/schema/index.js';
 import { SandboxGateway } from '../payments/gateway.js';
 
 let database: Database;
@@ -36,6 +38,25 @@ describe('sandbox off-session charges', () => {
     expect(await charge('pm_card_authenticationRequired', 'balance-7-4')).toMatchObject({
       outcome: 'authentication_required',
       code: 'authentication_required',
+    });
+  });
+
+  it('a SEPA debit processes, and the sandbox bank pays it a minute later; a detached method is refused for good', async () => {
+    const debit = await charge('pm_sepaDebit_1a2b', 'balance-7-5');
+    expect(debit).toMatchObject({ outcome: 'processing', intent: { status: 'Processing', amountCents: 273_700 } });
+    const id = debit.outcome === 'processing' ? debit.intent.id : '';
+    const gateway = new SandboxGateway(database);
+    expect((await gateway.retrieveIntent(id)).status).toBe('Processing');
+    await database.db
+      .update(sandboxPaymentIntents)
+      .set({ updatedAt: sql`now() - interval '2 minutes'` })
+      .where(eq(sandboxPaymentIntents.id, id));
+    expect((await gateway.retrieveIntent(id)).status).toBe('Succeeded');
+    expect(await charge('pm_detached_9z', 'balance-7-6')).toEqual({
+      outcome: 'permanent',
+      intentId: null,
+      code: 'resource_missing',
+      message: "No such PaymentMethod: 'pm_detached_9z'",
     });
   });
 });

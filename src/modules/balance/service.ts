@@ -20,6 +20,7 @@ import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
 import * as notifications from '../notifications/service.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
+import { type RefundRow, recordRefunds, sendRefunds } from '../payments/refunds.js';
 import * as payments from '../payments/repository.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
@@ -168,20 +169,17 @@ export async function balanceView(db: DbOrTx, bookingId: number) {
  * An amendment changes the booking's total by `deltaCents`, in `tx`: the balance's total and what
  * remains move by it (the due date stays: it follows the departure). An increase on a balance
  * already paid reopens it (scheduled, the customer is e-mailed the pay link by the caller); a
- * decrease larger than what remains would need a refund: 409 refund_required.
+ * decrease larger than what remains leaves nothing due and returns the excess (`refundCents`),
+ * which the caller refunds to the card.
  */
 export async function amendBalance(tx: DbOrTx, bookingId: number, deltaCents: number) {
   const b = await repo.lockBalance(tx, bookingId);
   if (!b) throw new AppError(409, 'booking_not_confirmed', 'The booking has no balance (not paid yet).');
   const total = toCents(b.totalPrice) + deltaCents;
-  const remaining = toCents(b.remainingPrice) + deltaCents;
-  if (remaining < 0) {
-    throw new AppError(
-      409,
-      'refund_required',
-      `The change lowers the price by more than the ${b.remainingPrice} ${b.currency} still due: it needs a refund.`,
-    );
-  }
+  const owed = toCents(b.remainingPrice) + deltaCents;
+  // a decrease beyond what is still due was paid already: the excess is refunded by the caller
+  const refundCents = Math.max(0, -owed);
+  const remaining = Math.max(0, owed);
   const reopened = b.status === BalanceStatus.paid && remaining > 0;
   await repo.updateBalance(tx, bookingId, {
     totalPrice: formatCents(total),
@@ -189,7 +187,9 @@ export async function amendBalance(tx: DbOrTx, bookingId: number, deltaCents: nu
     ...(reopened ? { status: BalanceStatus.scheduled, paidAt: null } : {}),
     ...(remaining === 0 && b.status !== BalanceStatus.paid ? { status: BalanceStatus.paid } : {}),
   });
-  return { totalCents: total, remainingCents: remaining, reopened, dueDate: b.dueDate };
+  if (refundCents > 0)
+    await repo.updateBalance(tx, bookingId, { amountPaid: formatCents(toCents(b.amountPaid) - refundCents) });
+  return { totalCents: total, remainingCents: remaining, refundCents, reopened, dueDate: b.dueDate };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,24 +279,55 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
   await mailCustomer(tx, ctx, booking, 'balance_receipt', `balance-receipt:${booking.id}`);
 }
 
-/** Money taken for a balance already paid (the customer paid the link as the charge went through). */
-async function recordSecondPayment(tx: DbOrTx, balance: repo.BalanceRow, booking: BookingRow, intent: PaidIntent) {
+/** A balance payment's row (no quote: the booking's total is its balance's). */
+async function saveBalancePayment(
+  tx: DbOrTx,
+  ctx: Ctx,
+  balance: repo.BalanceRow,
+  intent: PaidIntent,
+  status: 'Succeeded' | 'Processing',
+) {
   await payments.insertPayment(tx, {
-    bookingId: booking.id,
+    bookingId: balance.bookingId,
     intentId: intent.id,
     gatewayCode: intent.gatewayCode,
     methodCode: intent.methodCode,
     amount: formatCents(intent.amountCents),
     totalPrice: balance.totalPrice,
     currency: balance.currency,
-    status: 'Succeeded',
+    status,
+    createdAt: ctx.clock.now(),
   });
+}
+
+/**
+ * Money taken for a balance already paid (the customer paid the link as the charge went through):
+ * recorded, and refunded in full (the refund row is written here, sent after the commit).
+ */
+export async function recordSecondPayment(
+  tx: DbOrTx,
+  balance: repo.BalanceRow,
+  booking: BookingRow,
+  intent: PaidIntent,
+  ctx: Ctx,
+): Promise<RefundRow[]> {
+  await saveBalancePayment(tx, ctx, balance, intent, 'Succeeded');
   await notifications.notifyAdmins(tx, {
     type: 'balance_paid_twice',
     bookingId: booking.id,
     title: 'Balance paid twice',
-    message: `Booking ${booking.reference} paid its balance again through the pay link (${intent.id}); refund one payment.`,
+    message: `Booking ${booking.reference} paid its balance again through the pay link (${intent.id}); that payment is refunded automatically.`,
     data: { payment_intent_id: intent.id, amount: intent.amountCents / 100, currency: balance.currency },
+  });
+  const payment = await payments.findPayment(tx, intent.id);
+  return recordRefunds(tx, {
+    bookingId: booking.id,
+    amountCents: intent.amountCents,
+    kind: 'duplicate_payment',
+    reason: `Balance paid twice (${intent.id})`,
+    requestedBy: 'system',
+    paymentId: payment!.id,
+    at: ctx.clock.now(),
   });
 }
 
@@ -306,13 +337,14 @@ async function statusBeforeOverdue(tx: DbOrTx, booking: BookingRow): Promise<str
   return moves.filter((m) => m.toStatus === BALANCE_OVERDUE).at(-1)?.fromStatus ?? null;
 }
 
-type Failure = Exclude<OffSessionCharge, { outcome: 'succeeded' }>;
+type Failure = Exclude<OffSessionCharge, { outcome: 'succeeded' | 'processing' }>;
 
 /** Charge attempt `attempt` failed: the next try, or overdue after the last; who is told. */
 export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow, attempt: number, failure: Failure) {
   const booking = await findBooking(tx, balance.bookingId);
   if (!booking) return 'failed' as const;
   const now = ctx.clock.now();
+  if (failure.outcome === 'permanent') return recordUnusableCard(tx, ctx, balance, booking, attempt, failure);
   const firstFailedAt = balance.firstFailedAt ?? now;
   const next = nextBalanceAttempt(firstFailedAt, attempt);
   const lastError = { outcome: failure.outcome, code: failure.code, message: failure.message, attempt };
@@ -351,6 +383,39 @@ export async function recordFailure(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceR
 }
 
 /**
+ * The gateway refused the charge itself (the saved payment method is detached or unknown): no
+ * automatic attempt can succeed, so they end now; the customer gets the pay link and the admins a
+ * notice at once.
+ */
+async function recordUnusableCard(
+  tx: DbOrTx,
+  ctx: Ctx,
+  balance: repo.BalanceRow,
+  booking: BookingRow,
+  attempt: number,
+  failure: Failure,
+) {
+  const lastError = { outcome: failure.outcome, code: failure.code, message: failure.message, attempt };
+  await repo.updateBalance(tx, booking.id, {
+    attempts: attempt,
+    firstFailedAt: balance.firstFailedAt ?? ctx.clock.now(),
+    nextAttemptAt: null,
+    chargingUntil: null,
+    lastError,
+    status: BalanceStatus.awaitingCustomer,
+  });
+  await notifications.notifyAdmins(tx, {
+    type: 'balance_card_unusable',
+    bookingId: booking.id,
+    title: 'Saved card cannot be charged',
+    message: `The balance of booking ${booking.reference} (${balance.remainingPrice} ${balance.currency}) cannot be charged automatically (${failure.code}: ${failure.message}); the customer got the pay link, no further automatic attempts.`,
+    data: lastError,
+  });
+  await mailCustomer(tx, ctx, booking, 'balance_failed', `balance-failed:${booking.id}`);
+  return 'failed' as const;
+}
+
+/**
  * A succeeded pay-link intent: the balance payment, or, when the balance was paid meanwhile (an
  * off-session charge went through as the customer paid), a second payment the admins must refund.
  */
@@ -366,12 +431,73 @@ export async function recordLinkPayment(
     gatewayCode: gateway.code,
     methodCode: gateway.methodCode,
   };
-  await ctx.database.db.transaction(async (tx) => {
+  const refunds = await ctx.database.db.transaction(async (tx): Promise<RefundRow[]> => {
     const locked = await repo.lockBalance(tx, bookingId);
     const booking = await findBooking(tx, bookingId);
-    if (!locked || !booking) return;
-    if (locked.status !== BalanceStatus.paid) return recordPaid(tx, ctx, locked, paid, 'pay_link');
-    if ((await payments.findPayment(tx, intent.id))?.status === 'Succeeded') return;
-    await recordSecondPayment(tx, locked, booking, paid);
+    if (!locked || !booking) return [];
+    if ((await payments.findPayment(tx, intent.id))?.status === 'Succeeded') return [];
+    if (locked.status !== BalanceStatus.paid && locked.status !== BalanceStatus.cancelled) {
+      await recordPaid(tx, ctx, locked, paid, 'pay_link');
+      return [];
+    }
+    return recordSecondPayment(tx, locked, booking, paid, ctx);
+  });
+  if (refunds.length) await sendRefunds(ctx, gateway, refunds);
+}
+
+/**
+ * The booking was cancelled: nothing more is collected (no reminder, no charge, no overdue). What
+ * remained due is returned so the cancellation can cap its fee.
+ */
+export async function stopBalance(tx: DbOrTx, bookingId: number): Promise<void> {
+  await repo.updateBalance(tx, bookingId, {
+    status: BalanceStatus.cancelled,
+    nextAttemptAt: null,
+    chargingUntil: null,
+  });
+}
+
+/** What is still due on a booking's balance (0 when paid, cancelled or without a balance). */
+export async function balanceDueCents(db: DbOrTx, bookingId: number): Promise<number> {
+  const b = await repo.findBalance(db, bookingId);
+  if (!b || b.status === BalanceStatus.paid || b.status === BalanceStatus.cancelled) return 0;
+  return toCents(b.remainingPrice);
+}
+
+/**
+ * An off-session debit that was `processing` failed at the bank: the attempt it belonged to
+ * counts as a failed charge (the customer gets the pay link; the next try or overdue follows).
+ */
+export async function recordProcessingFailed(ctx: Ctx, bookingId: number, intentId: string): Promise<void> {
+  await ctx.database.db.transaction(async (tx) => {
+    const locked = await repo.lockBalance(tx, bookingId);
+    if (!locked || locked.status !== BalanceStatus.processing) return;
+    await payments.setStatus(tx, intentId, 'Failed');
+    await recordFailure(tx, ctx, locked, locked.attempts, {
+      outcome: 'declined',
+      intentId,
+      code: 'debit_failed',
+      message: 'The bank debit did not go through.',
+    });
+  });
+}
+
+/**
+ * The gateway answered `processing` (a SEPA or ACH debit): the payment is pending, the balance
+ * waits for its webhook (or the reconciliation); no pay link, no other charge meanwhile.
+ */
+export async function recordProcessing(
+  tx: DbOrTx,
+  ctx: Ctx,
+  balance: repo.BalanceRow,
+  attempt: number,
+  intent: PaidIntent,
+): Promise<void> {
+  await saveBalancePayment(tx, ctx, balance, intent, 'Processing');
+  await repo.updateBalance(tx, balance.bookingId, {
+    attempts: attempt,
+    status: BalanceStatus.processing,
+    nextAttemptAt: null,
+    chargingUntil: null,
   });
 }

@@ -19,6 +19,7 @@ export function tasks(_ctx: AppContext): Task[] {
           ok: r.errors === 0,
           message:
             `${r.reminded} reminded, ${r.paid} paid, ${r.failed} failed (retrying), ${r.overdue} overdue` +
+            (r.processing ? `, ${r.processing} processing` : '') +
             (r.errors ? `, ${r.errors} not reached (tried again next run)` : ''),
         };
       },

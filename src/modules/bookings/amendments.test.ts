@@ -7,7 +7,14 @@ import { signIn } from '../../../test/support/admin.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { paidBooking } from '../../../test/support/paid-booking.js';
-import { adminAuditLog, adminNotifications, flightBookings, mailOutbox } from '../../db/schema/index.js';
+import {
+  adminAuditLog,
+  adminNotifications,
+  bookingBalances,
+  bookingRefunds,
+  flightBookings,
+  mailOutbox,
+} from '../../db/schema/index.js';
 import { createApiToken } from '../checkout/service.js';
 import * as repo from './repository.js';
 
@@ -118,6 +125,7 @@ describe('amending travelers', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({
       amendment_id: expect.any(Number),
+      refund: 0,
       price_difference: 180,
       total_price: 4090,
       balance_due: 2917,
@@ -174,5 +182,29 @@ describe('amending travelers', () => {
       .where(and(eq(mailOutbox.bookingId, b.bookingId), eq(mailOutbox.kind, 'booking_amended')));
     expect(mail!.textBody).toContain('+ Sushi class (activity, day 2)');
     expect(mail!.textBody).toMatch(new RegExp(`/es/es/pay/${b.reference}\\?expires=\\d+&signature=`));
+  });
+
+  it('refunds the part of a decrease that was already paid', async () => {
+    // departing in 30 days the whole 3910 was paid at checkout; sushi class 40 EUR x 2 added, then paid
+    const b = await paidBooking(t, cat, { departureInDays: 30 });
+    const post = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/internal/bookings/${b.bookingId}/extras`, headers: auth, payload });
+    await post({ add: [{ type: 'activity', id: cat.activities.sushi, day_number: 2 }] });
+    const sushi = (await repo.upsellsOf(t.database.db, b.bookingId))[0]!;
+    // removed before the 80 is paid: nothing to refund, nothing due
+    let res = await post({ remove: [sushi.id] });
+    expect(res.json().data).toMatchObject({ price_difference: -80, refund: 0, total_price: 3910, balance_due: 0 });
+    // the private arrival (80) added and removed again after the paid whole: removing a paid extra refunds it
+    await post({ add: [{ type: 'transfer', id: cat.transfers.privateArrival, day_number: 1 }] });
+    await t.database.db
+      .update(bookingBalances)
+      .set({ remainingPrice: '0.00', amountPaid: '3990.00', status: 'paid' })
+      .where(eq(bookingBalances.bookingId, b.bookingId));
+    const transfer = (await repo.upsellsOf(t.database.db, b.bookingId))[0]!;
+    res = await post({ remove: [transfer.id] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ price_difference: -80, refund: 80, total_price: 3910, balance_due: 0 });
+    const refunds = await t.database.db.select().from(bookingRefunds).where(eq(bookingRefunds.bookingId, b.bookingId));
+    expect(refunds.map((r) => [r.kind, r.amount])).toEqual([['amendment', '80.00']]);
   });
 });

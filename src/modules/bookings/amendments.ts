@@ -15,6 +15,8 @@ import { convertTo } from '../checkout/rules.js';
 import { loadDayActivities, loadDayTransfers } from '../checkout/supply.js';
 import { flightBookingsOf } from '../flights/repository.js';
 import * as notifications from '../notifications/service.js';
+import { recordRefunds, sendRefunds } from '../payments/refunds.js';
+import { paymentSettlementOf } from '../payments/settlement.js';
 import * as repo from './repository.js';
 import { landServices, maskPassport } from './rules.js';
 import { confirmIfReady, createRequests } from './supplier-confirmations.js';
@@ -162,7 +164,7 @@ export interface ExtrasChange {
  * Adds or removes extras priced by today's supplier rates exactly as the checkout prices them (the
  * rate converted to the booking's currency; activities times the travelers). The total and the
  * balance move by the difference (balance/service amendBalance: a paid balance is reopened and the
- * customer gets the pay link; a decrease beyond what remains is refused with 409 refund_required),
+ * customer gets the pay link; the part of a decrease already paid is refunded to the card),
  * added services are requested of their suppliers and removed ones' requests cancelled.
  */
 export async function amendExtras(ctx: Ctx, booking: repo.BookingRow, change: ExtrasChange, actor: string) {
@@ -217,8 +219,24 @@ export async function amendExtras(ctx: Ctx, booking: repo.BookingRow, change: Ex
     ...added.map((u) => `+ ${u.name} (${u.type}, day ${u.dayNumber})`),
     ...removed.map((u) => `- ${u.name} (${u.type}, day ${u.dayNumber})`),
   ];
-  return db.transaction(async (tx) => {
+  const gateway = paymentSettlementOf(ctx as AppContext).gateway;
+  const done = await db.transaction(async (tx) => {
     const balance = await amendBalance(tx, booking.id, delta);
+    if (balance.refundCents > 0 && !gateway) {
+      throw new AppError(503, 'payment_unavailable', 'Payments are not configured: the refund cannot be made.');
+    }
+    // the part of a decrease that was already paid goes back to the card (issue 25's refund path)
+    const refunds =
+      balance.refundCents > 0
+        ? await recordRefunds(tx, {
+            bookingId: booking.id,
+            amountCents: balance.refundCents,
+            kind: 'amendment',
+            reason: lines.join('; ').slice(0, 500),
+            requestedBy: actor,
+            at: ctx.clock.now(),
+          })
+        : [];
     await repo.insertUpsells(tx, added);
     await repo.deleteUpsells(
       tx,
@@ -277,7 +295,9 @@ export async function amendExtras(ctx: Ctx, booking: repo.BookingRow, change: Ex
     });
     await confirmIfReady(tx, booking.id, { amendment_id: amendment.id });
     return {
+      refunds,
       amendment_id: amendment.id,
+      refund: centsToNumber(balance.refundCents),
       price_difference: centsToNumber(delta),
       total_price: centsToNumber(balance.totalCents),
       balance_due: centsToNumber(balance.remainingCents),
@@ -286,4 +306,8 @@ export async function amendExtras(ctx: Ctx, booking: repo.BookingRow, change: Ex
       currency: booking.currency,
     };
   });
+  // after the commit: the refunds are sent to the gateway (a failure is retried by the reconciliation)
+  const { refunds, ...answer } = done;
+  if (refunds.length && gateway) await sendRefunds(ctx, gateway, refunds);
+  return answer;
 }

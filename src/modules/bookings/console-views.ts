@@ -2,28 +2,16 @@
 // booking (status and timeline, contact, passengers, selections, payments, flight legs with their
 // flight-booking records, notifications) with its Book All Flights / Retry action.
 
+import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../../console/filters.js';
 import { badge, csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
 import { allows } from '../admin/permissions.js';
+import { CANCELLABLE_STATUSES } from './cancellation-rules.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';
 
 export type BookingView = Awaited<ReturnType<typeof bookingView>>;
 
-const STATUSES = [
-  'checkout',
-  'abandoned',
-  'pending_flight_booking',
-  'flight_booking_in_progress',
-  'flights_confirmed',
-  'flight_booking_failed',
-  'pending_land_confirmation',
-  'confirmed',
-  'fully_paid',
-  'balance_overdue',
-  'completed',
-  'cancelled',
-];
 const SORT_LABELS: Record<BookingFilter['sort'], string> = {
   newest: 'Newest first',
   oldest: 'Oldest first',
@@ -38,7 +26,9 @@ export function bookingsPage(
   markets: string[],
   data: { rows: BookingListRow[]; hasNext: boolean },
   href: (page: number) => string,
+  opts: { errors: FilterErrors; exportHref?: string; statuses: readonly string[] },
 ): string {
+  const { errors } = opts;
   const option = (value: string, label: string, current?: string) =>
     html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`;
   const rows = data.rows.length
@@ -48,19 +38,33 @@ export function bookingsPage(
 <td>${badge(b.status)}</td><td>${b.market_code}</td><td>${b.departure_date ?? '–'}</td>
 <td class="n">${b.total_price} ${b.currency}</td><td>${when(b.created_at)}</td></tr>`,
       )
-    : html`<tr><td colspan="7" class="muted">No booking matches.</td></tr>`;
+    : html`<tr><td colspan="7" class="muted">${Object.keys(errors).length ? 'Change the filters above to list bookings.' : 'No booking matches.'}</td></tr>`;
+  const dateInput = (name: string, label: string, value: string | undefined) =>
+    html`<div><label for="${name}">${label}</label><input id="${name}" name="${name}" type="date" value="${value ?? ''}"${invalidAttrs(errors, name)}>${filterError(errors, name)}</div>`;
+  // the home's links filter by what the form has no field for: kept as hidden fields and said in words
+  const hidden: [string, string | undefined, string][] = [
+    ['stage', f.stage, 'sold bookings only'],
+    ['balance', f.balance, f.balance === 'due_7' ? 'balance due within 7 days' : 'balance overdue'],
+    ['paid_from', f.paidFrom, `money taken from ${f.paidFrom}`],
+    ['paid_to', f.paidTo, `money taken until ${f.paidTo}`],
+    ['offer', f.offer === undefined ? undefined : String(f.offer), `departure (offer) ${f.offer}`],
+  ];
+  const kept = hidden.filter(([, v]) => v !== undefined);
   return layout(
     p,
     'Bookings',
-    html`<h1>Bookings</h1>
+    html`<h1>Bookings</h1>${filterProblems(errors)}
 <form method="get" action="/admin/bookings" class="card filters" role="search" aria-label="Find bookings">
 <div><label for="q">Search</label><input id="q" name="q" type="search" value="${f.q ?? ''}" placeholder="Reference, customer name or e-mail"></div>
-<div><label for="status">Status</label><select id="status" name="status">${option('', 'Any status', f.status)}${STATUSES.map((s) => option(s, s.replaceAll('_', ' '), f.status))}</select></div>
-<div><label for="market">Market</label><select id="market" name="market">${option('', 'Any market', f.market)}${markets.map((m) => option(m, m, f.market))}</select></div>
-<div><label for="from">Departure from</label><input id="from" name="from" type="date" value="${f.departureFrom ?? ''}"></div>
-<div><label for="to">Departure to</label><input id="to" name="to" type="date" value="${f.departureTo ?? ''}"></div>
+<div><label for="status">Status</label><select id="status" name="status"${invalidAttrs(errors, 'status')}>${option('', 'Any status', f.status)}${opts.statuses.map((s) => option(s, s.replaceAll('_', ' '), f.status))}</select>${filterError(errors, 'status')}</div>
+<div><label for="market">Market</label><select id="market" name="market"${invalidAttrs(errors, 'market')}>${option('', 'Any market', f.market)}${[...new Set([...markets, ...(f.market ? [f.market] : [])])].map((m) => option(m, m, f.market))}</select>${filterError(errors, 'market')}</div>
+${dateInput('from', 'Departure from', f.departureFrom)}${dateInput('to', 'Departure to', f.departureTo)}
+${dateInput('created_from', 'Booked from', f.createdFrom)}${dateInput('created_to', 'Booked to', f.createdTo)}
 <div><label for="sort">Sort</label><select id="sort" name="sort">${Object.entries(SORT_LABELS).map(([k, v]) => option(k, v, f.sort))}</select></div>
+${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <div><button type="submit">Search</button></div></form>
+${kept.length ? html`<p>Also filtered by: ${kept.map(([, , words]) => words).join(', ')}. <a href="/admin/bookings">Clear all filters</a></p>` : ''}
+${opts.exportHref ? html`<p class="no-print"><a class="button secondary" href="${opts.exportHref}">Export CSV</a> <span class="muted">every booking these filters find, as a CSV file</span></p>` : ''}
 <div class="card table-wrap"><table><caption>Bookings, page ${f.page}</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Market</th><th scope="col">Departure</th><th scope="col" class="n">Total</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows}</tbody></table>
@@ -77,34 +81,55 @@ function metadata(m: Record<string, unknown> | null | undefined): Html {
   )}</dl>`;
 }
 
+/** A leg of the stored flight selection (see flights/rules.ts internationalLeg, domesticLeg). */
+interface SelectedLeg {
+  leg_index: number;
+  type?: string;
+  flight_type?: string;
+  route?: string;
+  origin?: string;
+  destination?: string;
+  departure_date?: string;
+  departure_time?: string;
+  flight_numbers?: { outbound?: string[]; inbound?: string[] } | string[];
+}
+
+/** A leg as an operator reads it: route, date and flight numbers per direction, never JSON. */
+function flightsOf(leg: SelectedLeg, booked?: string[]): Html {
+  const numbers = leg.flight_numbers;
+  const out = Array.isArray(numbers) ? numbers : (numbers?.outbound ?? []);
+  const back = Array.isArray(numbers) ? [] : (numbers?.inbound ?? []);
+  const route = leg.route ?? (leg.origin && leg.destination ? `${leg.origin}-${leg.destination}` : '');
+  const [there, home] = route.split('/');
+  const line = (label: string, path: string | undefined, list: string[]) =>
+    html`<div>${label}${path ? html` ${path.replace('-', ' → ')}` : ''}${list.length ? html`: ${list.join(', ')}` : ''}</div>`;
+  return html`${line('Out', there, booked ?? out)}${leg.departure_date ? html`<div class="muted">${leg.departure_date}${leg.departure_time ? ` ${leg.departure_time}` : ''}</div>` : ''}${home || back.length ? line('Back', home, back) : ''}`;
+}
+
 /** The part of the booking page that htmx refreshes while flight jobs run. */
 /** A booking the customer has paid for (its confirmation e-mail exists and can be sent again). */
 const CONFIRMED = (status: string) => status !== 'checkout' && status !== 'abandoned';
 
 export function bookingPanel(p: PageContext, b: BookingView, canBook: boolean, bookable: boolean): Html {
   const running = b.status === 'flight_booking_in_progress';
-  const selection = b.flight_selection as {
-    cabin_class?: string;
-    legs?: {
-      leg_index: number;
-      flight_type?: string;
-      origin?: string;
-      destination?: string;
-      flight_numbers?: unknown;
-    }[];
-  } | null;
+  const selection = b.flight_selection as { legs?: SelectedLeg[] } | null;
   const legs = selection?.legs ?? [];
   const action = b.status === 'flight_booking_failed' ? 'Retry' : 'Book All Flights';
+  const unfinished = b.status === 'checkout' || b.status === 'abandoned';
   const legRows = legs.length
     ? legs.map((leg) => {
         const rec = b.flight_bookings.find((r) => r.leg_index === leg.leg_index);
         const attempt = b.leg_attempts.find((a) => a.leg_index === leg.leg_index);
-        return html`<tr><td>${leg.leg_index}</td><td>${rec?.flight_type ?? leg.flight_type ?? ''}</td>
-<td>${rec ? rec.flight_numbers.join(', ') : html`<code>${JSON.stringify(leg.flight_numbers ?? '')}</code>`}</td>
+        return html`<tr><td>${leg.leg_index}</td><td>${rec?.flight_type ?? leg.type ?? leg.flight_type ?? ''}</td>
+<td>${flightsOf(leg, rec?.flight_numbers)}</td>
 <td>${rec ? badge(rec.status) : badge('not booked')}</td><td>${rec?.pnr ?? '–'}</td><td>${rec ? `${rec.total_price} ${rec.currency}` : ''}</td>
 <td>${attempt?.last_error ? metadata(attempt.last_error) : ''}</td></tr>`;
       })
-    : html`<tr><td colspan="7" class="muted">No flight legs (land services only).</td></tr>`;
+    : html`<tr><td colspan="7" class="muted">${
+        unfinished
+          ? 'No flights chosen yet: the customer has not finished the checkout.'
+          : 'No flight legs (land services only).'
+      }</td></tr>`;
   return html`<section id="booking-panel" aria-live="polite"${running ? html` hx-get="/admin/bookings/${b.reference}/panel" hx-trigger="every 2s" hx-swap="outerHTML"` : ''}>
 <div class="card"><div class="actions"><h1>Booking ${b.reference}</h1>${badge(b.status)}
 ${running ? html`<span class="muted">Flight jobs are running; this page refreshes itself.</span>` : ''}
@@ -112,6 +137,14 @@ ${canBook && bookable ? html`<a class="button" href="/admin/bookings/${b.referen
 ${
   allows(p.actor.grant, 'resend_confirmation_booking') && CONFIRMED(b.status)
     ? html`<a class="button secondary" href="/admin/bookings/${b.reference}/resend-confirmation">Resend confirmation e-mail</a>`
+    : ''
+}${
+  allows(p.actor.grant, 'refund_booking') && b.money.paid > b.money.refunded
+    ? html`<a class="button secondary" href="/admin/bookings/${b.reference}/refund">Refund</a>`
+    : ''
+}${
+  allows(p.actor.grant, 'cancel_booking') && CANCELLABLE_STATUSES.includes(b.status)
+    ? html`<a class="button danger" href="/admin/bookings/${b.reference}/cancel">Cancel booking</a>`
     : ''
 }</div></div>
 <div class="card table-wrap"><h2>Flight legs</h2><table><thead><tr><th>Leg</th><th>Type</th><th>Flights</th><th>Status</th><th>PNR</th><th>Price</th><th>Last failure</th></tr></thead>
@@ -153,7 +186,7 @@ export function bookingPage(
     }</div>
 <div class="card"><h2>Trip</h2><dl class="facts"><dt>Tour</dt><dd>${b.tour_name ?? '–'}</dd>
 <dt>Departure</dt><dd>${b.departure_date ?? '–'}</dd><dt>Return</dt><dd>${b.return_date ?? '–'}</dd>
-<dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd>
+<dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd><dt>Departure list</dt><dd><a href="/admin/departures/${b.offer_id}">Departure ${b.offer_id}: manifest and rooming list</a></dd>
 <dt>Travellers</dt><dd>${b.actual_pax_count} (${b.actual_room_type})</dd><dt>Total</dt><dd>${b.total_price} ${b.currency}</dd>
 <dt>Checkout step</dt><dd>${b.checkout_step ?? '–'}</dd><dt>Created</dt><dd>${when(b.created_at)}</dd></dl></div>
 <div class="card"><h2>Payments</h2>${
@@ -164,9 +197,13 @@ export function bookingPage(
           )}</tbody></table>`
         : html`<p class="muted">No payment yet.</p>`
     }
-<dl class="facts"><dt>Paid</dt><dd>${paid / 100} ${b.currency}</dd><dt>Balance</dt><dd>${balance} ${b.currency}</dd>
-<dt>Balance due date</dt><dd>${b.balance && balance > 0 ? b.balance.due_date : '–'}</dd></dl></div>
+<dl class="facts"><dt>Paid</dt><dd>${b.money.paid} ${b.currency}</dd><dt>Refunded</dt><dd>${b.money.refunded} ${b.currency}</dd>
+${b.money.fee === null ? '' : html`<dt>Cancellation fee</dt><dd>${b.money.fee} ${b.currency}</dd>`}<dt>Net</dt><dd>${b.money.net} ${b.currency}</dd>
+<dt>Balance</dt><dd>${b.status === 'cancelled' ? 0 : balance} ${b.currency}</dd>
+<dt>Balance due date</dt><dd>${b.balance && balance > 0 && b.status !== 'cancelled' ? b.balance.due_date : '–'}</dd></dl></div>
 </div>
+<div class="card table-wrap"><h2>Refunds</h2><table><thead><tr><th>Time</th><th class="n">Amount</th><th>Status</th><th>Kind</th><th>Reason</th><th>By</th></tr></thead><tbody>
+${b.refunds.length ? b.refunds.map((r) => html`<tr><td>${when(r.created_at)}</td><td class="n">${r.amount} ${r.currency}</td><td>${badge(r.status)}</td><td>${r.kind.replaceAll('_', ' ')}</td><td>${r.reason ?? ''}${r.failure_reason ? ` (${r.failure_reason})` : ''}</td><td>${r.requested_by}</td></tr>`) : html`<tr><td colspan="6" class="muted">None.</td></tr>`}</tbody></table></div>
 <div class="card table-wrap"><h2>Travelers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Passport</th><th>Expiry</th><th>Birth date</th><th>Lead</th></tr></thead><tbody>
 ${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.passport_number}</td><td>${x.passport_expiry}</td><td>${x.birth_date}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table>
 ${canUpdate(p) ? travelerForms(p, b) : ''}</div>

@@ -2,6 +2,7 @@
 // "Book All Flights" / "Retry" action with a confirmation step. The action calls the same
 // bookAllFlights use case as the API and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { choiceField, dateField, type FilterErrors, rangeOrder } from '../../console/filters.js';
 import { field, guard, pageOf, sendPage } from '../../console/http.js';
 import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
@@ -10,6 +11,7 @@ import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
 import type { TravelerChange } from './amendments.js';
+import { cancellationConsoleRoutes } from './cancellation-console.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
 import { addNote, amendTravelersAsAdmin, recordAnswerAsAdmin } from './operator.js';
@@ -19,29 +21,88 @@ import { type BookingFilter, listBookings, SORTS, type SortName } from './search
 import { answerOfForm } from './supplier-confirmations.js';
 import { bookingView } from './view.js';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const STATUSES = [
+  'checkout',
+  'abandoned',
+  'pending_flight_booking',
+  'flight_booking_in_progress',
+  'flights_confirmed',
+  'flight_booking_failed',
+  'pending_land_confirmation',
+  'confirmed',
+  'fully_paid',
+  'balance_overdue',
+  'completed',
+  'cancelled',
+] as const;
 
-export function filterOf(query: Record<string, string | undefined>): BookingFilter {
+/**
+ * The list's filters from the query string, each checked as the form offers it: a value the form
+ * cannot hold (2027-02-30, an unknown status or market) is a sentence in `errors` and filters
+ * nothing, so the page answers with the form and its problems, never a database error.
+ */
+export function filterOf(
+  query: Record<string, string | undefined>,
+  opts: { today?: string } = {},
+): { filter: BookingFilter; errors: FilterErrors } {
+  const errors: FilterErrors = {};
   const text = (v: string | undefined, max: number) => (v?.trim() ? v.trim().slice(0, max) : undefined);
-  return {
+  const filter: BookingFilter = {
     q: text(query.q, 100),
-    status: text(query.status, 40),
-    market: text(query.market, 5),
-    departureFrom: query.from && DATE.test(query.from) ? query.from : undefined,
-    departureTo: query.to && DATE.test(query.to) ? query.to : undefined,
+    status: choiceField(query.status, 'status', 'Status', STATUSES, errors),
+    market: marketField(query.market, errors),
+    departureFrom: dateField(query.from, 'from', 'Departure from', errors),
+    departureTo: dateField(query.to, 'to', 'Departure to', errors),
+    createdFrom: dateField(query.created_from, 'created_from', 'Booked from', errors),
+    createdTo: dateField(query.created_to, 'created_to', 'Booked to', errors),
+    paidFrom: dateField(query.paid_from, 'paid_from', 'Paid from', errors),
+    paidTo: dateField(query.paid_to, 'paid_to', 'Paid to', errors),
+    stage: choiceField(query.stage, 'stage', 'Stage', ['sold'] as const, errors),
+    balance: choiceField(query.balance, 'balance', 'Balance', ['due_7', 'overdue'] as const, errors),
+    today: opts.today,
     sort: (query.sort && query.sort in SORTS ? query.sort : 'newest') as SortName,
     page: Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1)),
   };
+  if (query.offer?.trim()) {
+    if (/^\d{1,9}$/.test(query.offer.trim())) filter.offer = Number(query.offer.trim());
+    else errors.offer = 'Departure: give the number of an offer.';
+  }
+  rangeOrder(filter.departureFrom, filter.departureTo, 'to', 'Departure to', errors);
+  rangeOrder(filter.createdFrom, filter.createdTo, 'created_to', 'Booked to', errors);
+  rangeOrder(filter.paidFrom, filter.paidTo, 'paid_to', 'Paid to', errors);
+  return { filter, errors };
 }
 
-function hrefOf(f: BookingFilter, page: number): string {
+/** A market code as markets are written (es, de, uk): a market without bookings simply lists none. */
+function marketField(raw: string | undefined, errors: FilterErrors): string | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  if (/^[a-z]{2,3}$/.test(v)) return v;
+  errors.market = 'Market: use the market code of two or three lowercase letters, e.g. es.';
+  return undefined;
+}
+
+/** The query string of a filter (without the page), as the list's links and its export use it. */
+export function filterQuery(f: BookingFilter): URLSearchParams {
   const q = new URLSearchParams();
   if (f.q) q.set('q', f.q);
   if (f.status) q.set('status', f.status);
   if (f.market) q.set('market', f.market);
   if (f.departureFrom) q.set('from', f.departureFrom);
   if (f.departureTo) q.set('to', f.departureTo);
+  if (f.createdFrom) q.set('created_from', f.createdFrom);
+  if (f.createdTo) q.set('created_to', f.createdTo);
+  if (f.paidFrom) q.set('paid_from', f.paidFrom);
+  if (f.paidTo) q.set('paid_to', f.paidTo);
+  if (f.stage) q.set('stage', f.stage);
+  if (f.balance) q.set('balance', f.balance);
+  if (f.offer !== undefined) q.set('offer', String(f.offer));
   if (f.sort !== 'newest') q.set('sort', f.sort);
+  return q;
+}
+
+function hrefOf(f: BookingFilter, page: number): string {
+  const q = filterQuery(f);
   if (page > 1) q.set('page', String(page));
   const s = q.toString();
   return s ? `/admin/bookings?${s}` : '/admin/bookings';
@@ -87,6 +148,8 @@ const DONE: Record<string, string> = {
   amended: 'The travelers are changed; the customer gets an e-mail.',
   amended_flights:
     'The travelers are changed. The flights are booked: change them with the airline too (it may charge); a task is in the notifications.',
+  cancelled: 'The booking is cancelled: the refund is on its way to the card and the customer is told.',
+  refunded: 'The refund is on its way to the card.',
 };
 
 /** "Resend confirmation e-mail" as an admin: a new outbox row of the booking's confirmation. */
@@ -126,11 +189,20 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
   const canBook = (request: FastifyRequest) => allows(pageOf(request).actor.grant, 'book_flights_booking');
 
   app.get('/admin/bookings', view, async (request, reply) => {
-    const f = filterOf(request.query as Record<string, string>);
-    const [data, markets] = await Promise.all([listBookings(ctx.database, f), ctx.markets.all()]);
+    const markets = [...(await ctx.markets.all()).keys()].sort();
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    const { filter: f, errors } = filterOf(request.query as Record<string, string>, { today });
+    const failed = Object.keys(errors).length > 0;
+    // a refused filter lists nothing: the rows would not be what the form says
+    const data = failed ? { rows: [], hasNext: false } : await listBookings(ctx.database, f);
+    const p = pageOf(request);
+    const exportHref = allows(p.actor.grant, 'export_booking')
+      ? `/admin/bookings/export.csv${filterQuery(f).size ? `?${filterQuery(f)}` : ''}`
+      : undefined;
     return sendPage(
       reply,
-      bookingsPage(pageOf(request), f, [...markets.keys()].sort(), data, (n) => hrefOf(f, n)),
+      bookingsPage(p, f, markets, data, (n) => hrefOf(f, n), { errors, exportHref, statuses: STATUSES }),
+      failed ? 422 : 200,
     );
   });
 
@@ -236,4 +308,6 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
     await bookFlightsAsAdmin(ctx, pageOf(request).actor, b.id, b.reference);
     return reply.redirect(`/admin/bookings/${b.reference}?done=queued`, 303);
   });
+
+  await cancellationConsoleRoutes(app, ctx);
 }

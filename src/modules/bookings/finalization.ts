@@ -17,6 +17,7 @@ import type { FlightSessionState } from '../flights/checkout-session.js';
 import type { FlightLeg, FlightSegment } from '../flights/rules.js';
 import { marketDefaultLanguage } from '../markets/repository.js';
 import * as notifications from '../notifications/service.js';
+import { type RefundRow, recordRefunds } from '../payments/refunds.js';
 import * as payments from '../payments/repository.js';
 import type { Quote } from '../payments/rules.js';
 import { manageLinkOf } from './manage.js';
@@ -54,6 +55,8 @@ export interface FinalizationResult {
   /** false when the payment was finalized before (by another path) */
   finalized: boolean;
   confirmation: Confirmation;
+  /** refunds recorded by this finalization (a duplicate payment), for the caller to send after the commit */
+  refunds: RefundRow[];
 }
 
 type Selection = Record<string, unknown> & {
@@ -111,6 +114,10 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     const row = await payments.lockPayment(tx, payment.intentId);
     if (!row?.quote) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
     const quote = row.quote as unknown as Quote<FlightSessionState>;
+    if (row.finalizedAt && !row.confirmation) {
+      // finalized before as a duplicate payment of a paid booking: recorded and refunded then
+      throw new AppError(409, 'booking_already_paid', 'This booking was already paid through another payment.');
+    }
     if (row.finalizedAt && row.confirmation) {
       const saved = row.confirmation as unknown as Omit<Confirmation, 'manage_url'> & { manage_url?: string | null };
       const stored: Confirmation = { ...saved, manage_url: saved.manage_url ?? null };
@@ -120,6 +127,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
         status: stored.status,
         finalized: false,
         confirmation: stored,
+        refunds: [],
       };
     }
     const state = quote.state;
@@ -144,32 +152,43 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       confirmation_url: `/api/${state.marketCode}/${state.lang}/checkout/confirmation/${booking.reference}`,
       manage_url: manageUrl,
     });
-    const finish = async (status: string) => {
+    /** `duplicate`: no confirmation is stored, so the intent can never answer as the booking's payment */
+    const finish = async (status: string, duplicate = false) => {
       const confirmation = answer(status);
       await payments.markFinalized(tx, payment.intentId, {
         paymentMethodId: payment.paymentMethodId ?? null,
-        confirmation: confirmation as unknown as Record<string, unknown>,
+        confirmation: duplicate ? null : (confirmation as unknown as Record<string, unknown>),
         at: ctx.clock.now(),
       });
       return confirmation;
     };
     if (await repo.hasPassengers(tx, booking.id)) {
-      // paid before through another intent (one the customer paid although it was replaced):
-      // the money is recorded, the admins refund or keep it
+      // paid before through another intent (one the customer paid although it was replaced): the
+      // money is recorded and refunded in full, never kept
       await notifications.notifyAdmins(tx, {
         type: 'payment_duplicate',
         bookingId: booking.id,
         title: 'Second payment for a booking',
-        message: `Booking ${booking.reference} was already paid; intent ${payment.intentId} paid as well.`,
+        message: `Booking ${booking.reference} was already paid; intent ${payment.intentId} paid as well and is refunded automatically.`,
         data: { payment_intent_id: payment.intentId },
       });
-      const confirmation = await finish(booking.status);
+      const confirmation = await finish(booking.status, true);
+      const refunds = await recordRefunds(tx, {
+        bookingId: booking.id,
+        amountCents: payment.amountCents,
+        kind: 'duplicate_payment',
+        reason: `Second payment of the booking (${payment.intentId})`,
+        requestedBy: 'system',
+        paymentId: row.id,
+        at: ctx.clock.now(),
+      });
       return {
         bookingId: booking.id,
         reference: booking.reference,
         status: booking.status,
         finalized: false,
         confirmation,
+        refunds,
       };
     }
 
@@ -306,7 +325,14 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     await requestSupplierConfirmations(tx, ctx, booking.id);
     const status = (await confirmIfReady(tx, booking.id, { source: payment.source })) ? BookingStatus.confirmed : next;
     const confirmation = await finish(status);
-    return { bookingId: booking.id, reference: booking.reference, status, finalized: true, confirmation };
+    return {
+      bookingId: booking.id,
+      reference: booking.reference,
+      status,
+      finalized: true,
+      confirmation,
+      refunds: [] as RefundRow[],
+    };
   });
   // after the commit: the catalog's configurator shows the allotment this booking used at once
   if (done.finalized) ctx.events.emit('offers:changed');

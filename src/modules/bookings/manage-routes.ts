@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { marketScoped } from '../markets/routes.js';
-import { manageView, type TravelerChange, updateTravelers } from './manage.js';
+import { manageCancel, manageCancellationQuote, manageView, type TravelerChange, updateTravelers } from './manage.js';
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 const Signed = Type.Object({
@@ -17,6 +17,11 @@ const Signed = Type.Object({
 const Params = Type.Object({ ...MarketPath, reference: Type.String({ maxLength: 40 }) });
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+
+const PolicyStep = Type.Union(
+  [Type.Object({ days_before_departure: Type.Integer(), fee_percent: Type.Number() }), Type.Null()],
+  { description: 'the step of the cancellation policy that applies today (null: after departure)' },
+);
 
 const ManagedBooking = Type.Object({
   booking_reference: Type.String(),
@@ -56,7 +61,7 @@ const ManagedBooking = Type.Object({
     currency: Type.String(),
   }),
   cancellation: Type.Union(
-    [Type.Object({ fee: Type.Number(), refund: Type.Number(), policy_step: Type.String() }), Type.Null()],
+    [Type.Object({ fee: Type.Number(), refund: Type.Number(), policy_step: PolicyStep }), Type.Null()],
     { description: "today's cancellation quote; null while the cancellation policy is not available" },
   ),
 });
@@ -91,6 +96,66 @@ export async function manageRoutes(app: FastifyInstance, ctx: AppContext): Promi
       async (request) => {
         const a = args(request);
         return { success: true, data: await manageView(ctx, a.market, a.reference, a.expires, a.signature) };
+      },
+    );
+    r.get(
+      `${base}/cancellation`,
+      {
+        schema: {
+          tags,
+          summary:
+            "Today's cancellation quote for the traveller: fee per the product's policy and the refund (signed manage URL)",
+          params: Params,
+          querystring: Signed,
+          response: {
+            200: ok(
+              Type.Object(
+                { fee: Type.Number(), refund: Type.Number(), policy_step: PolicyStep },
+                { additionalProperties: true },
+              ),
+            ),
+            409: ErrorBody,
+            ...errors,
+          },
+        },
+        onRequest: limited,
+      },
+      async (request) => {
+        const a = args(request);
+        return {
+          success: true,
+          data: await manageCancellationQuote(ctx, a.market, a.reference, a.expires, a.signature),
+        };
+      },
+    );
+    r.post(
+      `${base}/cancel`,
+      {
+        schema: {
+          tags,
+          summary:
+            "Cancel the booking as the traveller (signed manage URL): the operator's by=traveller cancellation, fee per policy, refund to the card, e-mails",
+          params: Params,
+          querystring: Signed,
+          body: Type.Optional(
+            Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false }),
+          ),
+          response: {
+            200: ok(Type.Object({ status: Type.Literal('cancelled') }, { additionalProperties: true })),
+            409: ErrorBody,
+            503: ErrorBody,
+            ...errors,
+          },
+        },
+        onRequest: limited,
+      },
+      async (request) => {
+        const a = args(request);
+        const reason = (request.body as { reason?: string } | undefined)?.reason;
+        return {
+          success: true,
+          data: await manageCancel(ctx, a.market, a.reference, reason, a.expires, a.signature),
+        };
       },
     );
     r.put(

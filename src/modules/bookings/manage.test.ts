@@ -79,9 +79,45 @@ describe('manage my booking', () => {
           balance_due_date: '2026-08-14',
           currency: 'EUR',
         },
-        cancellation: null,
+        // 113 days before departure: the default policy's 60+ days step, 10 % of 3910
+        cancellation: { fee: 391, refund: 782, policy_step: { days_before_departure: 60, fee_percent: 10 } },
       },
     });
+  });
+
+  it('lets the customer cancel: the quote for today, then the traveller cancellation with its refund', async () => {
+    const b = await paidBooking(t, cat, { departureInDays: 120 });
+    const [base, query] = path(b.manageUrl!).split('?') as [string, string];
+    const quote = await get(`${base}/cancellation?${query}`);
+    expect(quote.statusCode).toBe(200);
+    expect(quote.json().data).toMatchObject({
+      fee: 391,
+      refund: 782,
+      policy_step: { days_before_departure: 60, fee_percent: 10 },
+    });
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `${base}/cancel?${query}`,
+      payload: { reason: 'Family emergency' },
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json().data).toMatchObject({
+      status: 'cancelled',
+      fee: 391,
+      refund: { amount: 782, currency: 'EUR' },
+    });
+    const after = await get(path(b.manageUrl!));
+    expect(after.json().data).toMatchObject({ status: 'cancelled', cancellation: null });
+    const moves = await repo.transitionsOf(t.database.db, b.bookingId);
+    expect(moves.at(-1)!.metadata).toMatchObject({
+      cancelled_by: 'traveller',
+      reason: 'Family emergency',
+      fee: 391,
+      refund: 782,
+    });
+    const again = await t.app.inject({ method: 'POST', url: `${base}/cancel?${query}`, payload: {} });
+    expect(again.statusCode).toBe(409);
   });
 
   it('answers 403 invalid_signature to a missing, forged, expired or other booking signature', async () => {

@@ -10,8 +10,12 @@ import { urlSignature, verifyUrlSignature } from '../../platform/signed-url.js';
 import { balanceSummary } from '../balance/service.js';
 import { offerTrip } from '../catalog/offers.js';
 import { flightBookingsOf } from '../flights/repository.js';
+import { moneyOf } from '../payments/refunds.js';
 import { paymentsOf } from '../payments/repository.js';
+import { paymentSettlementOf } from '../payments/settlement.js';
 import { amendTravelers, type TravelerChange } from './amendments.js';
+import { cancelBooking, cancellationQuote } from './cancellation.js';
+import { CANCELLABLE_STATUSES } from './cancellation-rules.js';
 import * as repo from './repository.js';
 import { TRAVELER_CHANGE_DAYS, travelerView } from './rules.js';
 
@@ -75,6 +79,7 @@ async function viewOf(ctx: Ctx, booking: repo.BookingRow) {
     balanceSummary(db, booking.id),
   ]);
   const paid = payments.filter((p) => p.status === 'Succeeded').reduce((sum, p) => sum + toCents(p.amount), 0);
+  const money = await moneyOf(db, booking.id);
   const total = toCents(booking.totalPrice);
   return {
     booking_reference: booking.reference,
@@ -95,13 +100,56 @@ async function viewOf(ctx: Ctx, booking: repo.BookingRow) {
     payments: {
       total: centsToNumber(total),
       paid: centsToNumber(paid),
-      refunded: 0,
-      balance_due: centsToNumber(balance ? balance.balance_due : Math.max(0, total - paid)),
+      refunded: centsToNumber(money.refundedCents),
+      balance_due:
+        booking.status === 'cancelled' ? 0 : centsToNumber(balance ? balance.balance_due : Math.max(0, total - paid)),
       balance_due_date: balance?.balance_due_date ?? null,
       currency: booking.currency,
     },
-    cancellation: null,
+    cancellation: await cancellationOf(ctx, booking),
   };
+}
+
+/** Today's quote of a cancellation by the traveller; null when the booking cannot be cancelled. */
+async function cancellationOf(ctx: Ctx, booking: repo.BookingRow) {
+  if (!CANCELLABLE_STATUSES.includes(booking.status)) return null;
+  try {
+    const q = await cancellationQuote(ctx as AppContext, booking.id, 'traveller');
+    return { fee: q.fee, refund: q.refund, policy_step: q.policy_step };
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+}
+
+/** GET .../cancellation: what cancelling today would cost and give back (the traveller's quote). */
+export async function manageCancellationQuote(
+  ctx: Ctx,
+  market: string,
+  reference: string,
+  expires?: string,
+  signature?: string,
+) {
+  const booking = await linkedBooking(ctx, market, reference, expires, signature);
+  return cancellationQuote(ctx as AppContext, booking.id, 'traveller');
+}
+
+/** POST .../cancel: the same cancellation as the operator's `by: traveller` (fee, refund, e-mails). */
+export async function manageCancel(
+  ctx: AppContext,
+  market: string,
+  reference: string,
+  reason: string | undefined,
+  expires?: string,
+  signature?: string,
+) {
+  const booking = await linkedBooking(ctx, market, reference, expires, signature);
+  return cancelBooking(ctx, paymentSettlementOf(ctx).gateway, {
+    bookingId: booking.id,
+    by: 'traveller',
+    reason: reason?.trim() || 'Cancelled by the customer (manage my booking)',
+    actor: { email: 'customer' },
+  });
 }
 
 /**

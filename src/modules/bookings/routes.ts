@@ -8,6 +8,7 @@ import { ErrorBody } from '../../platform/http-shapes.js';
 import { audit } from '../admin/service.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
 import { amendExtras, amendTravelers, type ExtrasChange, type TravelerChange } from './amendments.js';
+import { cancellationRoutes } from './cancellation-routes.js';
 import { bookAllFlights } from './flight-booking.js';
 import { rebookLeg, searchLegFares } from './rebooking.js';
 import { findBooking } from './repository.js';
@@ -286,6 +287,7 @@ export async function bookingAdminRoutes(
             success: Type.Literal(true),
             data: Type.Object({
               amendment_id: Type.Integer(),
+              refund: Type.Number({ description: 'the part of a decrease already paid, refunded to the card' }),
               price_difference: Type.Number(),
               total_price: Type.Number(),
               balance_due: Type.Number(),
@@ -351,4 +353,6 @@ export async function bookingAdminRoutes(
     },
     async (request) => ({ success: true, data: await bookingView(ctx, bookingIdOf(request)) }),
   );
+
+  await cancellationRoutes(app, ctx, adminOnly);
 }

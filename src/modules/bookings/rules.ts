@@ -18,6 +18,8 @@ export const BookingStatus = {
   confirmed: 'confirmed',
   /** a confirmed trip whose return date has passed */
   completed: 'completed',
+  /** cancelled by the traveller or the organiser (fee and refund in the transition) */
+  cancelled: 'cancelled',
 } as const;
 export type BookingStatusValue = (typeof BookingStatus)[keyof typeof BookingStatus];
 
@@ -37,18 +39,20 @@ const S = BookingStatus;
  * returns the booking to where it was (flights still to book) or to fully paid. A booking whose
  * flights are booked (or has none) becomes confirmed once every supplier has confirmed its land
  * service, whatever its balance; a confirmed trip is completed once its return date has passed.
+ * Every paid status may be cancelled (a checkout is abandoned instead); a cancelled or completed
+ * booking moves no more.
  */
 export const BOOKING_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   [S.checkout]: [S.pendingFlightBooking, S.pendingLandConfirmation],
   [S.abandoned]: [S.pendingFlightBooking, S.pendingLandConfirmation],
-  [S.pendingFlightBooking]: [S.flightBookingInProgress, S.balanceOverdue],
-  [S.flightBookingFailed]: [S.flightBookingInProgress, S.balanceOverdue],
-  [S.flightBookingInProgress]: [S.flightsConfirmed, S.flightBookingFailed, S.pendingFlightBooking],
-  [S.flightsConfirmed]: [S.fullyPaid, S.balanceOverdue, S.confirmed],
-  [S.pendingLandConfirmation]: [S.fullyPaid, S.balanceOverdue, S.confirmed],
-  [S.fullyPaid]: [S.confirmed],
-  [S.balanceOverdue]: [S.fullyPaid, S.pendingFlightBooking, S.flightBookingFailed, S.confirmed],
-  [S.confirmed]: [S.balanceOverdue, S.completed],
+  [S.pendingFlightBooking]: [S.flightBookingInProgress, S.balanceOverdue, S.cancelled],
+  [S.flightBookingFailed]: [S.flightBookingInProgress, S.balanceOverdue, S.cancelled],
+  [S.flightBookingInProgress]: [S.flightsConfirmed, S.flightBookingFailed, S.pendingFlightBooking, S.cancelled],
+  [S.flightsConfirmed]: [S.fullyPaid, S.balanceOverdue, S.confirmed, S.cancelled],
+  [S.pendingLandConfirmation]: [S.fullyPaid, S.balanceOverdue, S.confirmed, S.cancelled],
+  [S.balanceOverdue]: [S.fullyPaid, S.pendingFlightBooking, S.flightBookingFailed, S.confirmed, S.cancelled],
+  [S.fullyPaid]: [S.confirmed, S.cancelled],
+  [S.confirmed]: [S.balanceOverdue, S.completed, S.cancelled],
 };
 
 /** Statuses a booking moves to `confirmed` from once its suppliers have all confirmed. */

@@ -21,9 +21,26 @@ export interface BookingFilter {
   market?: string;
   departureFrom?: string;
   departureTo?: string;
+  /** created (checkout started) on these UTC days, inclusive */
+  createdFrom?: string;
+  createdTo?: string;
+  /** sold: paid bookings (every status after the checkout) */
+  stage?: 'sold';
+  /** balance due within 7 days of `today`, or overdue on `today` */
+  balance?: 'due_7' | 'overdue';
+  /** money taken (a succeeded deposit or balance charge) on these UTC days, inclusive */
+  paidFrom?: string;
+  paidTo?: string;
+  /** one departure (offer id) */
+  offer?: number;
+  /** the UTC day the balance filters count from */
+  today?: string;
   sort: SortName;
   page: number;
 }
+
+/** The statuses of bookings that are not sold (yet): the checkout and its abandoned remains. */
+export const UNSOLD_STATUSES = ['checkout', 'abandoned'] as const;
 
 export interface BookingListRow {
   id: number;
@@ -41,8 +58,8 @@ export interface BookingListRow {
 
 const likePrefix = (term: string) => `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** SQL and parameters of one page (exported for EXPLAIN in the bench). */
-export function bookingListQuery(f: BookingFilter): { sql: string; params: unknown[] } {
+/** The WHERE conditions of a filter (on bookings `b` and offers `o`) and their parameters. */
+function conditionsOf(f: Omit<BookingFilter, 'sort' | 'page'>): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const p = (v: unknown) => {
@@ -53,6 +70,30 @@ export function bookingListQuery(f: BookingFilter): { sql: string; params: unkno
   if (f.market) where.push(`b.market_code = ${p(f.market)}`);
   if (f.departureFrom) where.push(`o.departure_date >= ${p(f.departureFrom)}::date`);
   if (f.departureTo) where.push(`o.departure_date <= ${p(f.departureTo)}::date`);
+  if (f.offer !== undefined) where.push(`b.offer_id = ${p(f.offer)}`);
+  if (f.stage === 'sold') where.push(`b.status NOT IN (${UNSOLD_STATUSES.map((s) => `'${s}'`).join(', ')})`);
+  // created_at is a timestamptz: a day is [day 00:00 UTC, next day 00:00 UTC)
+  if (f.createdFrom) where.push(`b.created_at >= ${p(f.createdFrom)}::date::timestamp AT TIME ZONE 'UTC'`);
+  if (f.createdTo) where.push(`b.created_at < (${p(f.createdTo)}::date + 1)::timestamp AT TIME ZONE 'UTC'`);
+  if (f.balance) {
+    const today = p(f.today ?? new Date().toISOString().slice(0, 10));
+    where.push(
+      f.balance === 'due_7'
+        ? `b.id IN (SELECT booking_id FROM booking_balances WHERE status IN ('scheduled', 'retrying')
+             AND due_date >= ${today}::date AND due_date <= ${today}::date + 7)`
+        : `b.id IN (SELECT booking_id FROM booking_balances WHERE status = 'overdue'
+             OR (status IN ('scheduled', 'retrying') AND due_date < ${today}::date))`,
+    );
+  }
+  if (f.paidFrom || f.paidTo) {
+    const from = p(f.paidFrom ?? '1970-01-01');
+    const to = p(f.paidTo ?? '9999-12-30');
+    const range = (col: string) =>
+      `${col} >= ${from}::date::timestamp AT TIME ZONE 'UTC' AND ${col} < (${to}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+    // deposits and balances alike are Succeeded payment rows, taken when finalized (deposit) or recorded
+    where.push(`b.id IN (SELECT booking_id FROM booking_payments WHERE status = 'Succeeded'
+      AND ${range('coalesce(finalized_at, created_at)')})`);
+  }
   const q = f.q?.trim().replace(/\s+/g, ' ');
   if (q) {
     const lower = p(likePrefix(q.toLowerCase()));
@@ -67,22 +108,37 @@ export function bookingListQuery(f: BookingFilter): { sql: string; params: unkno
         SELECT id FROM clients WHERE lower(email) LIKE ${lower} OR lower(last_name) LIKE ${lower}
             OR lower(first_name || ' ' || last_name) LIKE ${lower})))`);
   }
+  return { where, params };
+}
+
+/** SQL and parameters of one page (exported for EXPLAIN in the bench). */
+export function bookingListQuery(f: BookingFilter): { sql: string; params: unknown[] } {
+  const { where, params } = conditionsOf(f);
   // the page is chosen on bookings (and offers) alone; its 51 rows then get their customer
   const order = SORTS[f.sort];
   // sorted or filtered by departure, the walk starts on offers' departure index (an inner join:
   // a booking whose offer row is gone has no departure to sort or filter by)
   const byDeparture = f.sort.startsWith('departure') || Boolean(f.departureFrom || f.departureTo);
-  const sql = `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
+  const page = `LIMIT ${PAGE_SIZE + 1} OFFSET ${(f.page - 1) * PAGE_SIZE}`;
+  const where_ = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  // not sorted or filtered by departure: the page is chosen on bookings alone (an index walk that
+  // reads no offer for the rows of earlier pages); its 51 rows then get their departure
+  const sql = byDeparture
+    ? `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
        b.departure_date, c.first_name, c.last_name, c.email
   FROM (SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at, b.client_id,
                o.departure_date::text AS departure_date, o.departure_date AS departure_day
-          FROM bookings b
-          ${byDeparture ? 'JOIN' : 'LEFT JOIN'} offers o ON o.id = b.offer_id
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY ${order}
-         LIMIT ${PAGE_SIZE + 1} OFFSET ${(f.page - 1) * PAGE_SIZE}) b
+          FROM bookings b JOIN offers o ON o.id = b.offer_id
+         ${where_} ORDER BY ${order} ${page}) b
   LEFT JOIN clients c ON c.id = b.client_id
- ORDER BY ${order.replaceAll('o.departure_date', 'b.departure_day')}`;
+ ORDER BY ${order.replaceAll('o.departure_date', 'b.departure_day')}`
+    : `SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at,
+       o.departure_date::text AS departure_date, c.first_name, c.last_name, c.email
+  FROM (SELECT b.id, b.reference, b.status, b.market_code, b.total_price, b.currency, b.created_at, b.client_id, b.offer_id
+          FROM bookings b ${where_} ORDER BY ${order} ${page}) b
+  LEFT JOIN offers o ON o.id = b.offer_id
+  LEFT JOIN clients c ON c.id = b.client_id
+ ORDER BY ${order}`;
   return { sql, params };
 }
 
@@ -106,4 +162,38 @@ export async function bookingIdByReference(database: Database, reference: string
 export async function bookingMarkets(database: Database): Promise<string[]> {
   const { rows } = await database.query<{ code: string }>('SELECT code FROM markets ORDER BY code');
   return rows.map((r) => r.code);
+}
+
+export interface BookingExportRow extends BookingListRow {
+  language: string;
+  actual_pax_count: number;
+  actual_room_type: string;
+  phone: string | null;
+  offer_id: number;
+}
+
+/**
+ * The bookings a filter finds, by id after `afterId`, `limit` at a time: the export walks them in
+ * batches (keyset), so no batch holds more than `limit` rows whatever the total.
+ */
+export async function bookingExportBatch(
+  database: Database,
+  f: Omit<BookingFilter, 'sort' | 'page'>,
+  afterId: number,
+  limit: number,
+): Promise<BookingExportRow[]> {
+  const { where, params } = conditionsOf(f);
+  params.push(afterId, limit);
+  const { rows } = await database.query<BookingExportRow>(
+    `SELECT b.id, b.reference, b.status, b.market_code, b.language, b.offer_id, o.departure_date::text AS departure_date,
+            b.actual_pax_count, b.actual_room_type, b.total_price, b.currency, b.created_at,
+            c.first_name, c.last_name, c.email, c.phone
+       FROM bookings b
+       LEFT JOIN offers o ON o.id = b.offer_id
+       LEFT JOIN clients c ON c.id = b.client_id
+      WHERE ${[...where, `b.id > $${params.length - 1}`].join(' AND ')}
+      ORDER BY b.id LIMIT $${params.length}`,
+    params,
+  );
+  return rows;
 }

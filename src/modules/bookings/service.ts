@@ -10,6 +10,7 @@ export {
   findBooking,
   findBookingByReference,
   INSERT_BOOKING_CTE,
+  lockBooking,
   type NewBooking,
   passengerCount,
   passengersOf,

@@ -32,6 +32,12 @@ describe('the booking status moves', () => {
     expect(transitionAllowed('pending_land_confirmation', 'flight_booking_in_progress')).toBe(false);
     expect(transitionAllowed('checkout', 'fully_paid')).toBe(false);
     expect(transitionAllowed('no_such_status', 'checkout')).toBe(false);
+    // every paid status may be cancelled; a checkout is abandoned instead; cancelled is the end
+    for (const paid of ['pending_flight_booking', 'flights_confirmed', 'balance_overdue', 'fully_paid']) {
+      expect(transitionAllowed(paid, 'cancelled')).toBe(true);
+    }
+    expect(transitionAllowed('checkout', 'cancelled')).toBe(false);
+    expect(transitionAllowed('cancelled', 'fully_paid')).toBe(false);
   });
 
   it('refuses a move the table does not list: 409, the status and its record unchanged', async () => {

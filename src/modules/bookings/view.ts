@@ -3,17 +3,38 @@
 // from the jobs); the trip, supplier confirmations, internal notes and amendments complete it.
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { amountToNumber as money } from '../../platform/money.js';
+import { centsToNumber, amountToNumber as money } from '../../platform/money.js';
 import { balanceView } from '../balance/service.js';
 import { offerTrip } from '../catalog/offers.js';
 import { findClient, stepVisitsOf } from '../checkout/repository.js';
 import * as flights from '../flights/repository.js';
 import * as notifications from '../notifications/service.js';
+import { moneyOf, refundsView } from '../payments/refunds.js';
 import * as paymentRecords from '../payments/repository.js';
+import { BOOKING_CANCELLED } from './cancellation-rules.js';
 import * as repo from './repository.js';
 import { travelerView } from './rules.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Paid, refunded, the cancellation fee (when cancelled) and net: what the booking came to. */
+async function moneyView(
+  ctx: AppContext,
+  id: number,
+  currency: string,
+  moves: { toStatus: string; metadata: unknown }[],
+) {
+  const m = await moneyOf(ctx.database.db, id);
+  const cancelled = moves.filter((x) => x.toStatus === BOOKING_CANCELLED).at(-1);
+  const fee = (cancelled?.metadata as { fee?: number } | undefined)?.fee ?? null;
+  return {
+    paid: centsToNumber(m.paidCents),
+    refunded: centsToNumber(m.refundedCents),
+    fee,
+    net: centsToNumber(m.netCents),
+    currency,
+  };
+}
 
 export async function bookingView(ctx: AppContext, id: number) {
   const db = ctx.database.db;
@@ -140,6 +161,8 @@ export async function bookingView(ctx: AppContext, id: number) {
       at: iso(a.updatedAt),
     })),
     created_at: iso(booking.createdAt),
+    money: await moneyView(ctx, id, booking.currency, moves),
+    refunds: await refundsView(db, id),
     notifications: notes.map((n) => ({
       type: n.type,
       title: n.title,

@@ -74,7 +74,7 @@ describe('product pages', () => {
     const editorPage = await get(`/admin/catalog/products/${ids.esEs}`, editor);
     expect(editorPage.body).toContain(`<a href="/admin/catalog/products/${ids.esEn}">en</a>`);
     // the console's navigation links the editor
-    expect(page.body).toContain('<a href="/admin/catalog" aria-current="page">Catalog</a>');
+    expect(page.body).toContain('<a href="/admin/catalog" aria-current="page">Products</a>');
     const refused = await post(`/admin/catalog/products/${ids.esEn}`, viewer, { title: 'Nope' });
     expect(refused.statusCode).toBe(403);
     expect((await get('/admin/catalog/products', await signIn(t.app, { permissions: ['view_lead'] }))).statusCode).toBe(
@@ -155,8 +155,13 @@ describe('product pages', () => {
     });
     const res = await post(action, editor, values);
     expect(res.statusCode).toBe(422);
-    expect(fieldErrors(res.body, 'title')).toEqual(['must not have fewer than 1 characters']);
+    expect(fieldErrors(res.body, 'title')).toEqual(['must not be empty']);
     expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(/^has an invalid format/);
+    // a sentence for people, not the schema's regular expression
+    expect(fieldErrors(res.body, 'url_slug')[0]).toMatch(
+      /^has an invalid format\. Use lowercase letters, digits and single hyphens between them/,
+    );
+    expect(fieldErrors(res.body, 'url_slug')[0]).not.toMatch(/pattern|\^\[/);
     // one save shows every problem: the schema's, and the references of what the schema accepted
     expect(fieldErrors(res.body, 'itinerary.0.activities')).toEqual([
       "line 3 (tier): must be one of 'included', 'extra', 'substitution'",
@@ -226,8 +231,14 @@ describe('product pages', () => {
     ]);
     const preview = await get(`/admin/catalog/products/${ids.esEn}/preview`, viewer);
     expect(preview.statusCode).toBe(303);
-    const url = new URL(preview.headers.location as string);
-    expect(url.origin).toBe('http://api.test');
+    // a readable page of the draft, the signed JSON link beside it
+    const readable = await get(preview.headers.location as string, viewer);
+    expect(readable.statusCode).toBe(200);
+    expect(readable.body).toContain('<h1>Japan Essentials, draft two</h1>');
+    expect(readable.body).toContain('<li>Kyoto temples</li><li>Bullet train</li>');
+    const signed = readable.body.match(/<a href="([^"]+)">the signed JSON link<\/a>/)?.[1]?.replaceAll('&amp;', '&');
+    expect(signed).toMatch(/^\/api\/es\/en\/products\/\d+\/preview\?expires=\d+&signature=[0-9a-f]+$/);
+    const url = new URL(`http://api.test${signed}`);
     const detail = await get(url.pathname + url.search);
     expect(detail.statusCode).toBe(200);
     expect(detail.json().data.title).toBe('Japan Essentials, draft two');
@@ -335,12 +346,22 @@ describe('offers', () => {
     const bad = await post(action, editor, await edited(action, action, editor, { final_price: '4.990,00' }));
     expect(bad.statusCode).toBe(422);
     expect(fieldErrors(bad.body, 'final_price')[0]).toMatch(/^has an invalid format/);
-    const values = await edited(action, action, editor, { price_per_person: '2222.00', allotment: '12' });
+    // the two price fields are one price: 2,222.00 x 2 = 4,444.00
+    const odd = await post(action, editor, await edited(action, action, editor, { price_per_person: '2222.00' }));
+    expect(odd.statusCode).toBe(422);
+    expect(fieldErrors(odd.body, 'price_per_person')[0]).toMatch(
+      /^price_per_person 2222\.00 x 2 travellers is 4444\.00, not the final_price 4990\.00/,
+    );
+    const values = await edited(action, action, editor, {
+      price_per_person: '2222.00',
+      final_price: '4444.00',
+      allotment: '12',
+    });
     expect((await post(action, viewer, values)).statusCode).toBe(403);
     const res = await post(action, editor, values);
     expect(res.statusCode).toBe(303);
     const after = await offerId('JE-DE-1');
-    expect([after.pricePerPerson, after.allotment, after.finalPrice]).toEqual(['2222.00', 12, '4990.00']);
+    expect([after.pricePerPerson, after.allotment, after.finalPrice]).toEqual(['2222.00', 12, '4444.00']);
     const lead = (await get(`/api/de/de/products/${ids.de}/leading-price`)).json().data;
     expect(JSON.stringify(lead)).toContain('2222');
     const [audit] = await auditRows('offer.update');

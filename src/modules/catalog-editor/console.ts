@@ -11,8 +11,9 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { allows } from '../admin/permissions.js';
 import { previewUrlFor } from '../catalog/preview.js';
+import { readablePreviewHref } from '../operations/preview.js';
 import * as repo from './repository.js';
-import { isStatusAction, permissionToChange, type Values, valuesOf } from './rules.js';
+import { isStatusAction, permissionToChange, policyText, type Values, valuesOf } from './rules.js';
 import * as editor from './service.js';
 import * as views from './views.js';
 
@@ -54,6 +55,7 @@ function productValues(mp: repo.ProductRecord, airports: string[], days: repo.Da
     url_slug: mp.urlSlug,
     country_name: mp.countryName,
     hero_image: mp.heroImage ?? '',
+    cancellation_policy: policyText(mp.cancellationPolicy),
     sort_order: String(mp.sortOrder),
     departure_airports: airports.join(', '),
   };
@@ -287,7 +289,8 @@ export async function catalogEditorConsoleRoutes(app: FastifyInstance, ctx: AppC
   app.get('/admin/catalog/products/:id/preview', view, async (request, reply) => {
     const url = await previewUrlFor(ctx.database, ctx.config, numericParam(request), ctx.clock.now());
     if (!url) throw new AppError(404, 'product_not_found', 'No such market product.');
-    return reply.redirect(url, 303);
+    // the readable page, with the signed JSON link beside it
+    return reply.redirect(readablePreviewHref(url), 303);
   });
 
   app.post('/admin/catalog/products/:id/archive/confirm', publish, async (request, reply) => {

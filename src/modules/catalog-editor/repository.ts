@@ -105,6 +105,7 @@ export async function productRow(db: DbOrTx, id: number) {
       urlSlug: marketProducts.urlSlug,
       countryName: marketProducts.countryName,
       heroImage: marketProducts.heroImage,
+      cancellationPolicy: marketProducts.cancellationPolicy,
       templateId: marketProducts.templateId,
       marketId: marketProducts.marketId,
       currency: markets.currencyCode,

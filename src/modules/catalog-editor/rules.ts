@@ -109,12 +109,33 @@ export function productRecord(v: Values): Fragment {
       url_slug: text(v, 'url_slug'),
       country_name: text(v, 'country_name'),
       hero_image: text(v, 'hero_image') || null,
+      cancellation_policy: policyOf(text(v, 'cancellation_policy')),
       sort_order: int(text(v, 'sort_order') || '0'),
       departure_airports: words(text(v, 'departure_airports'), true),
       itinerary: days.items,
     },
     rows: { itinerary: days.rows },
   };
+}
+
+/**
+ * "60:10" lines (days before departure : fee percent) -> the import's steps; empty: null (the
+ * configured default). A line that is not `days:percent` becomes a step the import refuses, so the
+ * field shows the problem.
+ */
+export function policyOf(value: string): { days_before_departure: number; fee_percent: number }[] | null {
+  const steps = lines(value).map((l) => {
+    const m = /^\s*(\d+)\s*:\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(l);
+    return m
+      ? { days_before_departure: Number(m[1]), fee_percent: Number(m[2]) }
+      : { days_before_departure: -1, fee_percent: -1 };
+  });
+  return steps.length ? steps : null;
+}
+
+/** The stored steps as the form's lines. */
+export function policyText(steps: { days_before_departure: number; fee_percent: number }[] | null): string {
+  return (steps ?? []).map((s) => `${s.days_before_departure}:${s.fee_percent}`).join('\n');
 }
 
 /** A new market product: its natural key and the fields a new one must name; always a draft. */

@@ -247,7 +247,8 @@ ${textarea(f, 'short_description', 'Short description')}${textarea(f, 'long_desc
 ${textarea(f, 'highlights', 'Highlights', { hint: 'One per line' })}${textarea(f, 'destination_info', 'Destination information')}
 <div class="grid">${input(f, 'url_slug', 'URL slug')}${input(f, 'country_name', 'Country name')}${input(f, 'sort_order', 'Sort order', { type: 'number' })}</div>
 ${input(f, 'hero_image', 'Hero image', { hint: mediaHint })}
-${input(f, 'departure_airports', 'Departure airports', { hint: 'IATA codes of the market, the first one is in the SKU: MAD, BCN' })}</section>
+${input(f, 'departure_airports', 'Departure airports', { hint: 'IATA codes of the market, the first one is in the SKU: MAD, BCN' })}
+${textarea(f, 'cancellation_policy', 'Cancellation policy', { hint: 'One step per line, days before departure:fee % of the total, e.g. 60:10 then 30:30, 15:60, 0:100 (a 0 line is required); empty: the default policy' })}</section>
 <section class="card" aria-labelledby="days-h"><h2 id="days-h">Itinerary</h2>${itineraryRows(f, d.choices.activities)}</section>
 ${saveButton(f)}</form>
 ${templateForm(p, d)}

@@ -117,14 +117,37 @@ describe('an import updates only the fields a record names', () => {
   it('an offer update names only its price: status, dates and seats stay', async () => {
     const code = catalogFixture().market_products![0].offers![0].code;
     const before = await one<Record<string, unknown>>('SELECT * FROM offers WHERE code = $1', [code]);
+    // per person x 2 travellers must be the final price: 1,500.00 x 2 = 3,000.00
+    const offer = { code, price_per_person: '1500.00', final_price: '3000.00' };
     const result = await run({
-      market_products: [
-        { template: 'japan-essentials', market: 'es', language: 'es', offers: [{ code, price_per_person: '1500.00' }] },
-      ],
+      market_products: [{ template: 'japan-essentials', market: 'es', language: 'es', offers: [offer] }],
     });
     expect(result.ok).toBe(true);
     const after = await one<Record<string, unknown>>('SELECT * FROM offers WHERE code = $1', [code]);
-    expect(after).toEqual({ ...before, price_per_person: '1500.00', updated_at: after.updated_at });
+    expect(after).toEqual({
+      ...before,
+      price_per_person: '1500.00',
+      final_price: '3000.00',
+      updated_at: after.updated_at,
+    });
+  });
+
+  it('refuses a price per person that is not the final price shared by the travellers', async () => {
+    const code = catalogFixture().market_products![0].offers![0].code;
+    const result = await run({
+      market_products: [
+        { template: 'japan-essentials', market: 'es', language: 'es', offers: [{ code, price_per_person: '1.00' }] },
+      ],
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      problems: [
+        {
+          path: '/market_products/0/offers/0/price_per_person',
+          reason: expect.stringMatching(/^price_per_person 1\.00 x 2 travellers is 2\.00, not the final_price /),
+        },
+      ],
+    });
   });
 });
 
@@ -330,7 +353,7 @@ describe('one round shows every problem it can', () => {
     if (result.ok) throw new Error('expected problems');
     expect(result.problems).toEqual([
       { path: '/market_products/0/url_slug', reason: expect.stringMatching(/^has an invalid format/) },
-      { path: '/market_products/0/itinerary/0/day', reason: 'must be integer' },
+      { path: '/market_products/0/itinerary/0/day', reason: 'must be a whole number' },
       // the day the schema refused is left out of the checks; the next days keep their index
       { path: '/product_templates/0/accommodations/0/hotel', reason: "unknown hotel 'nowhere'" },
       { path: '/market_products/0/itinerary/2/activities/0/activity', reason: "unknown activity 'no-such-activity'" },

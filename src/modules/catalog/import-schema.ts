@@ -267,6 +267,22 @@ export const MarketProductInput = Type.Object(
     url_slug: Opt(Code),
     country_name: Opt(Text),
     hero_image: Nullable(Type.String()),
+    cancellation_policy: Nullable(
+      Type.Array(
+        Type.Object(
+          {
+            days_before_departure: Type.Integer({ minimum: 0 }),
+            fee_percent: Type.Number({ minimum: 0, maximum: 100 }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          description:
+            'cancellation fee steps (% of the total from N days before departure; one step at 0 days); null: CANCELLATION_POLICY',
+        },
+      ),
+    ),
     departure_airports: Opt(Type.Array(Iata, { minItems: 1, description: 'first one is the SKU airport' })),
     itinerary: Type.Optional(Type.Array(ItineraryDayInput)),
     offers: Type.Optional(Type.Array(OfferInput)),

@@ -2,6 +2,7 @@
 // activities, transfers, product templates and market products (with itinerary and offers).
 // Children listed under a parent replace that parent's children; a child key left out of the
 // document leaves them as they are. Offers are never deleted (bookings point at them).
+
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/database.js';
@@ -31,6 +32,9 @@ import {
 } from '../../db/schema/index.js';
 import { deleteMissing, type FieldChange, mergeRows, namedColumns } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
+import { formatCents, toCents } from '../../platform/money.js';
+import { policyErrors } from '../bookings/cancellation-rules.js';
+import { paidBookingsByOfferCode } from '../bookings/offer-bookings.js';
 import type { CatalogDoc } from './import-schema.js';
 import { catalogProperties } from './import-schema.js';
 import { skuOf } from './rules.js';
@@ -137,6 +141,13 @@ export function requireForNew(
  * offer code is its natural key, so the document must not move an offer (and its bookings) to
  * another product. Codes travel as one JSON parameter (thousands of bind parameters are slow).
  */
+/** The stored schedule and prices of the offers named, by code. */
+async function storedOffers(db: DbOrTx, codes: string[]) {
+  if (codes.length === 0) return new Map<string, typeof offers.$inferSelect>();
+  const rows = await db.select().from(offers).where(inArray(offers.code, codes));
+  return new Map(rows.map((r) => [r.code, r]));
+}
+
 async function offerOwners(db: DbOrTx, codes: string[]): Promise<Map<string, string>> {
   if (codes.length === 0) return new Map();
   const rows = await db
@@ -219,6 +230,11 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
     'url_slug in the locale',
   );
 
+  (doc.market_products ?? []).forEach((mp, i) => {
+    if (!mp.cancellation_policy) return;
+    for (const reason of policyErrors(mp.cancellation_policy)) add(`/market_products/${i}/cancellation_policy`, reason);
+  });
+
   (doc.airports ?? []).forEach((a, i) => {
     if (!known.airports.has(a.iata_code)) requireForNew(add, `/airports/${i}`, a, REQUIRED_FOR_NEW.airport, 'airport');
   });
@@ -300,6 +316,11 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
     ctx.db,
     (doc.market_products ?? []).flatMap((mp) => (mp.offers ?? []).map((o) => o.code)),
   );
+  const namedOffers = (doc.market_products ?? []).flatMap((mp) => (mp.offers ?? []).map((o) => o.code));
+  const [offersBefore, booked] = await Promise.all([
+    storedOffers(ctx.db, namedOffers),
+    paidBookingsByOfferCode(ctx.db, namedOffers),
+  ]);
   (doc.market_products ?? []).forEach((mp, i) => {
     const p = `/market_products/${i}`;
     const product = `${mp.template}/${mp.market}/${mp.language}`;
@@ -358,6 +379,36 @@ export async function checkCatalog(raw: Record<string, unknown>, ctx: ImportCont
       }
       if (o.allotment !== undefined && (o.allotment_used ?? 0) > o.allotment) {
         add(`${q}/allotment_used`, 'allotment_used exceeds allotment');
+      }
+      const before = offersBefore.get(o.code);
+      const paid = booked.get(o.code) ?? 0;
+      if (before && paid > 0) {
+        // paid bookings keep the departure they bought: moving them is its own operation
+        const fixed: [string, unknown, unknown][] = [
+          ['departure_date', o.departure_date, before.departureDate],
+          ['return_date', o.return_date, before.returnDate],
+          ['departure_airport', o.departure_airport, before.departureAirport],
+          ['pax_count', o.pax_count, before.paxCount],
+        ];
+        for (const [field, value, stored] of fixed) {
+          if (value !== undefined && value !== stored) {
+            add(
+              `${q}/${field}`,
+              `offer_has_bookings: offer '${o.code}' has ${paid} paid booking${paid === 1 ? '' : 's'}; its ${field} stays ${stored ?? 'empty'} (moving bookings is a separate operation)`,
+            );
+          }
+        }
+      }
+      // the two price fields are one price: per person x travellers = final
+      const pax = o.pax_count ?? before?.paxCount;
+      const final = o.final_price ?? before?.finalPrice;
+      const perPerson = o.price_per_person ?? before?.pricePerPerson;
+      const named = o.final_price !== undefined || o.price_per_person !== undefined || o.pax_count !== undefined;
+      if (named && pax && final && perPerson && toCents(perPerson) * pax !== toCents(final)) {
+        add(
+          `${q}/price_per_person`,
+          `price_per_person ${perPerson} x ${pax} travellers is ${formatCents(toCents(perPerson) * pax)}, not the final_price ${final}`,
+        );
       }
     });
   });
@@ -954,6 +1005,7 @@ async function applyMarketProducts(tx: Tx, doc: CatalogDoc, ctx: ImportContext):
         url_slug: 'urlSlug',
         country_name: 'countryName',
         hero_image: 'heroImage',
+        cancellation_policy: 'cancellationPolicy',
       }),
     };
   });

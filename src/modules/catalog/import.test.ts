@@ -56,7 +56,7 @@ describe('runImport', () => {
     expect(result.problems).toEqual(
       expect.arrayContaining([
         { path: '/markets/0/currency/code', reason: expect.stringContaining('invalid format') },
-        { path: '/markets/1/timezone', reason: 'must be string' },
+        { path: '/markets/1/timezone', reason: 'must be text' },
         { path: '/market_products/0/offers/0/status', reason: expect.stringContaining("'Active'") },
         { path: '/market_products/0/offers/1/final_price', reason: expect.any(String) },
         { path: '/hotels/0/colour', reason: 'is not a known property' },
@@ -141,7 +141,9 @@ describe('runImport', () => {
   it('updates changed values on their natural keys and replaces a parent children', async () => {
     const doc = catalogFixture();
     doc.market_products![0].title = 'Japón esencial 2027';
+    // the two price fields move together: 2,450.00 x 2 travellers = 4,900.00
     doc.market_products![0].offers![0].price_per_person = '2450.00';
+    doc.market_products![0].offers![0].final_price = '4900.00';
     doc.market_products![0].itinerary = doc.market_products![0].itinerary!.slice(0, 2);
     doc.hotels![0].rates = doc.hotels![0].rates!.filter((r) => r.room_type !== '2A+1CH');
     const summary = await importFixture(database, doc);

@@ -8,6 +8,7 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import type { Database } from '../../db/database.js';
 import { catalogRevision } from '../../db/schema/index.js';
+import { formatSentence, schemaSentence } from '../../import/format-messages.js';
 import type { FieldChange } from '../../import/rows.js';
 import type { ImportContext, ImportProblem, ImportSection } from '../../import/section.js';
 import { contentSection } from '../content/import.js';
@@ -136,13 +137,13 @@ export function schemaProblems(errors: SchemaError[], doc: unknown): ImportProbl
         push(e.instancePath, `must be one of ${(e.params.allowedValues as unknown[]).map((v) => `'${v}'`).join(', ')}`);
         break;
       case 'pattern':
-        push(e.instancePath, `has an invalid format (${e.message.replace(/^must match pattern /, 'pattern ')})`);
+        push(e.instancePath, `has an invalid format. ${formatSentence(String(e.params.pattern ?? ''))}`);
         break;
       case 'anyOf':
         push(e.instancePath, 'has an invalid value');
         break;
       default:
-        push(e.instancePath, e.message);
+        push(e.instancePath, schemaSentence(e.keyword, e.params, e.message));
     }
   }
   return out;

@@ -107,9 +107,14 @@ describe('content console pages', () => {
     expect(page.body).toContain('>Save</button>');
     expect(page.body).not.toContain('>Publish</button>');
     expect(page.body).not.toContain('>Archive');
-    const href = page.body.match(/href="(\/api\/es\/es\/cms\/regions\/oceania\/preview\?[^"]+)" target="_blank"/)?.[1];
-    expect(href).toBeDefined();
-    const preview = await get(href!.replaceAll('&amp;', '&'));
+    const link = page.body.match(/href="\/admin\/preview\?url=([^"]+)" target="_blank"/)?.[1];
+    const href = decodeURIComponent(link!.replaceAll('&amp;', '&'));
+    expect(href).toMatch(/^\/api\/es\/es\/cms\/regions\/oceania\/preview\?/);
+    // the console's readable page of the draft, then its signed JSON
+    const readable = await get(`/admin/preview?url=${encodeURIComponent(href)}`, a.cookie);
+    expect(readable.statusCode).toBe(200);
+    expect(readable.body).toContain('<h1>Oceanía</h1>');
+    const preview = await get(href);
     expect(preview.statusCode).toBe(200);
     expect(preview.json().data.name).toBe('Oceanía');
   });
@@ -128,7 +133,12 @@ describe('content console pages', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Not saved: 2 problem(s)');
     expect(fieldError(bad.body, 'slug')).toMatch(/^has an invalid format/);
-    expect(fieldError(bad.body, 'sort_order')).toBe('must be integer');
+    // a sentence for people, not the schema's regular expression
+    expect(fieldError(bad.body, 'slug')).toMatch(
+      /^has an invalid format\. Use lowercase letters, digits and single hyphens between them/,
+    );
+    expect(fieldError(bad.body, 'slug')).not.toMatch(/pattern|\^\[/);
+    expect(fieldError(bad.body, 'sort_order')).toBe('must be a whole number');
     // the form keeps what was typed
     expect(bad.body).toContain('value="Bad Slug"');
     // references are checked once the fields have the right form
@@ -151,7 +161,7 @@ describe('content console pages', () => {
       experiences: '{"phases": [',
     });
     expect(broken.statusCode).toBe(422);
-    expect(fieldError(broken.body, 'name')).toBe('must not have fewer than 1 characters');
+    expect(fieldError(broken.body, 'name')).toBe('must not be empty');
     expect(fieldError(broken.body, 'experiences')).toMatch(/^is not valid JSON/);
     const dup = await post('/admin/content/regions/oceania/texts/es_ES', a, {
       ...REGION_TEXT,

@@ -3,6 +3,7 @@
 // for the texts, status buttons (publish, unpublish, archive, restore; a locale's texts archived
 // or restored) and a Preview link per locale (a signed preview URL). Every save goes through the
 // importer (editor.ts): a refused save re-renders the form with each problem beside its field (422).
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type FieldErrors,
@@ -20,6 +21,7 @@ import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
 import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
 import { allows } from '../admin/permissions.js';
+import { readablePreviewHref } from '../operations/preview.js';
 import {
   type ContentSave,
   type EditorRecord,
@@ -32,6 +34,7 @@ import {
   saveContent,
 } from './editor.js';
 import { previewUrl } from './preview.js';
+import { consoleName } from './rules.js';
 
 const NAMES: Record<RecordKind, { one: string; many: string; path: string }> = {
   region: { one: 'Region', many: 'Regions', path: '/admin/content/regions' },
@@ -102,7 +105,7 @@ function localeRows(
     const t = r.texts[locale];
     const base = `${recordPath(r.kind, r.slug)}/texts/${locale}`;
     const preview = t
-      ? html`<a href="${previewUrl(ctx.config, { kind: r.kind, slug: r.slug, market, lang }, now, '')}" target="_blank" rel="noopener">Preview<span class="sr-only"> ${locale}</span></a>`
+      ? html`<a href="${readablePreviewHref(previewUrl(ctx.config, { kind: r.kind, slug: r.slug, market, lang }, now, ''))}" target="_blank" rel="noopener">Preview<span class="sr-only"> ${locale}</span></a>`
       : '';
     const flip =
       t && can(p, 'publish_content')
@@ -164,7 +167,7 @@ function textPageView(
   const editable = mayChange(p, r.status);
   const [lang, market] = locale.split('_') as [string, string];
   const preview = t
-    ? html`<p><a href="${previewUrl(ctx.config, { kind: r.kind, slug: r.slug, market, lang }, ctx.clock.now(), '')}" target="_blank" rel="noopener">Preview<span class="sr-only"> ${locale}</span></a></p>`
+    ? html`<p><a href="${readablePreviewHref(previewUrl(ctx.config, { kind: r.kind, slug: r.slug, market, lang }, ctx.clock.now(), ''))}" target="_blank" rel="noopener">Preview<span class="sr-only"> ${locale}</span></a></p>`
     : '';
   const title = `${r.kind === 'about_us' ? 'About Us' : `${NAMES[r.kind].one} ${r.slug}`}: ${locale} texts`;
   return page(
@@ -225,12 +228,11 @@ export async function contentConsoleRoutes(app: FastifyInstance, ctx: AppContext
 
     app.get(path, view, async (request, reply) => {
       const p = pageOf(request);
-      const all = await editorContent(ctx);
+      const [all, markets] = await Promise.all([editorContent(ctx), ctx.markets.all()]);
       const list = kind === 'region' ? all.regions : all.countries;
+      const named = (texts: (typeof list)[number]['texts']) => consoleName(texts, [...markets.values()]);
       const rows = list.map(
-        (
-          r,
-        ) => html`<tr><td><a href="${recordPath(kind, r.slug)}">${r.slug}</a></td><td>${Object.values(r.texts)[0]?.values.name ?? ''}</td>
+        (r) => html`<tr><td><a href="${recordPath(kind, r.slug)}">${r.slug}</a></td><td>${named(r.texts)}</td>
 ${kind === 'country' ? html`<td>${r.values.region as string}</td>` : ''}<td>${r.values.sort_order as number}</td><td>${badge(r.status)}</td><td>${Object.keys(r.texts).length}</td></tr>`,
       );
       return sendPage(

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { assetUrl } from '../../platform/urls.js';
 import { leadingPrice } from '../catalog/rules.js';
 import { productPath } from '../markets/rules.js';
-import { DEFAULT_LABELS, durationLabel, itineraryLine, LABEL_FIELDS, resolveLabels, visibleTrailers } from './rules.js';
+import {
+  consoleName,
+  DEFAULT_LABELS,
+  durationLabel,
+  itineraryLine,
+  LABEL_FIELDS,
+  resolveLabels,
+  visibleTrailers,
+} from './rules.js';
 
 describe('assetUrl', () => {
   const base = 'https://assets.example.com/storage/';
@@ -123,5 +131,20 @@ describe('productPath', () => {
     const es = { code: 'es', tourPathSlugs: { es: 'viajes' } };
     expect(productPath(es, 'es', 'japon')).toBe('/es/es/viajes/japon');
     expect(productPath(es, 'en', 'japan')).toBe('/es/en/tours/japan');
+  });
+});
+
+describe('consoleName', () => {
+  const markets = [
+    { code: 'es', defaultLanguage: 'es' },
+    { code: 'de', defaultLanguage: 'de' },
+  ];
+  const t = (name: string) => ({ values: { name } });
+  it('names a record in English, else in a market default language (markets by code), never first-locale Catalan', () => {
+    expect(consoleName({ ca_ES: t('Àsia'), en_US: t('Asia'), es_ES: t('Asia (es)') }, markets)).toBe('Asia');
+    expect(consoleName({ ca_ES: t('Àsia'), es_ES: t('Asia (es)'), de_DE: t('Asien') }, markets)).toBe('Asien');
+    expect(consoleName({ ca_ES: t('Àsia'), es_ES: t('Ásia') }, markets)).toBe('Ásia');
+    expect(consoleName({ ca_ES: t('Àsia') }, markets)).toBe('Àsia');
+    expect(consoleName({}, markets)).toBe('');
   });
 });

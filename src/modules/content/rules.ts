@@ -138,3 +138,25 @@ export function durationLabel(days: number, lang: string): string {
   const [one, many] = DAY_WORDS[lang] ?? DAY_WORDS.en!;
   return `${days} ${days === 1 ? one : many}`;
 }
+
+/**
+ * The name the console shows for a record with texts per locale: its English text, else the
+ * text in a market's default language (markets by code), else any; the console speaks English.
+ */
+export function consoleName(
+  texts: Record<string, { values: Record<string, unknown> }>,
+  markets: readonly { code: string; defaultLanguage: string }[],
+): string {
+  const name = (locale: string | undefined) => {
+    const v = locale ? texts[locale]?.values.name : undefined;
+    return typeof v === 'string' && v.trim() ? v : undefined;
+  };
+  const locales = Object.keys(texts).sort();
+  const byCode = [...markets].sort((a, b) => a.code.localeCompare(b.code));
+  return (
+    name(locales.find((l) => l.startsWith('en_') && name(l))) ??
+    byCode.map((m) => name(`${m.defaultLanguage}_${m.code.toUpperCase()}`)).find(Boolean) ??
+    locales.map((l) => name(l)).find(Boolean) ??
+    ''
+  );
+}

@@ -143,7 +143,7 @@ ${
 <div class="card table-wrap"><table><caption>CRM sync records: ${MODELS[view.model]}, ${view.status === 'all' ? 'all states' : view.status}, latest change first</caption>
 <thead><tr>${canAct ? html`<th scope="col"><span class="sr-only">Select</span></th>` : ''}<th scope="col">Record</th><th scope="col">Row</th><th scope="col">Status</th><th scope="col" class="n">Attempts</th><th scope="col">Last error</th><th scope="col">Last change</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>
-<h2>Marketing mirror (ActiveCampaign)</h2>
+<h2 id="marketing">Marketing mirror (ActiveCampaign)</h2>
 <div class="card table-wrap"><table><caption>Subscribers whose marketing sync failed or is being retried</caption>
 <thead><tr><th scope="col">Subscriber</th><th scope="col">Status</th><th scope="col" class="n">Attempts</th><th scope="col">Last error</th><th scope="col">Last change</th></tr></thead>
 <tbody>${marketing}</tbody></table></div>`,

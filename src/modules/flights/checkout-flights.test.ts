@@ -12,20 +12,11 @@ import { addDays } from '../../platform/clock.js';
 import { centsToNumber, toCents } from '../../platform/money.js';
 import { allTasks, runTask } from '../../tasks.js';
 import * as bookingRecords from '../bookings/repository.js';
-import { marketingRoundCents } from '../checkout/rules.js';
 import { createApiToken } from '../checkout/service.js';
 import { findPayment } from '../payments/repository.js';
 import { DuffelFlightProvider } from './duffel.js';
 import type { FlightSearchRequest } from './provider.js';
-import {
-  applyMargin,
-  businessPricing,
-  domesticSearch,
-  hasBothLegs,
-  internationalLeg,
-  perPerson,
-  pickFare,
-} from './rules.js';
+import { domesticSearch, hasBothLegs, internationalLeg, perPerson, pickFare } from './rules.js';
 
 let fake: FakeDuffel;
 /** our Duffel adapter on the fake: what the provider answers (fake prices are deterministic) */
@@ -153,15 +144,18 @@ describe('economy re-pricing and cached options', () => {
     expect(res.statusCode).toBe(200);
     expect(offersChanged).toBe(1); // the catalog shows the new price at once
     const { fare, total } = await expectedEconomyCents();
-    // (land + flights) x 1.15, marketing-rounded per person (next 5 units minus 1 cent), times 2
-    const next = marketingRoundCents(Math.ceil(applyMargin(200_000 + total, '15.00') / 2)) * 2;
+    // the fake's fares for 2: international 1,582.44 + domestic 946.42 = 2,528.86
+    expect([fare.totalCents, total]).toEqual([158_244, 252_886]);
+    // (land 2,000.00 + flights 2,528.86) x 1.15 = 5,208.189 -> 5,208.19; per person 2,604.095 ->
+    // 2,604.10, marketing-rounded up to the next 5 units minus 1 cent: 2,604.99; x 2 = 5,209.98
+    const next = 520_998;
     expect(res.json()).toEqual({
       success: true,
       data: {
         has_flights: true,
-        price_changed: next !== 391_000,
+        price_changed: true,
         original_price: 3910,
-        new_price: centsToNumber(next),
+        new_price: 5209.98,
       },
     });
     const searches = fake.requests.filter((r) => r.op === 'create_offer_request').map((r) => r.body.data);
@@ -278,15 +272,12 @@ describe('business flights, selection, payment and finalization', () => {
         ),
       ),
     )!;
-    const price = businessPricing({
-      flightCents: fare.totalCents + domestic.totalCents,
-      landBaseCents: 200_000,
-      marginPercent: '15.00',
-      originalFinalCents: toCents(o.finalPrice),
-      round: (cents) => marketingRoundCents(Math.ceil(cents / 2)) * 2,
-    });
-    expect(first.finalPrice).toBe(centsToNumber(price.finalCents));
-    expect(first.extraPrice).toBe(centsToNumber(price.extraCents));
+    // business for 2: international 3,232.14 + domestic 2,033.88 = 5,266.02; with land 2,000.00 x
+    // 1.15 = 8,355.923 -> 8,355.92; per person 4,177.96 -> 4,179.99 (marketing rounding); x 2 =
+    // 8,359.98; over the economy price 5,209.98 the extra is 3,150.00
+    expect([fare.totalCents, domestic.totalCents, o.finalPrice]).toEqual([323_214, 203_388, '5209.98']);
+    expect(first.finalPrice).toBe(8359.98);
+    expect(first.extraPrice).toBe(3150);
     expect(data.inbound_options.map((x: { fareId: string }) => x.fareId)).toContain(first.fareId);
     const business = sentByApp.filter((r) => r.op === 'create_offer_request');
     expect(business.map((r) => [r.body.data.cabin_class, r.body.data.slices.length]).sort()).toEqual([
@@ -453,6 +444,8 @@ describe('business flights, selection, payment and finalization', () => {
         amount_paid: expect.any(Number),
         balance_due: expect.any(Number),
         balance_due_date: addDays(departure, -60),
+        status: 'pending_flight_booking',
+        refunded: 0,
       },
     });
     // deposit paid + balance due = the booking's total

@@ -75,7 +75,12 @@ export class CheckoutSessions {
 
   /** Ends the session (after payment): it expires now, so every reader treats it as gone. */
   async clear(s: FlightSession): Promise<void> {
+    await this.endById(s.id);
+  }
+
+  /** Ends a session by its id (a finalization by the webhook or the reconciliation, no request). */
+  async endById(id: string): Promise<void> {
     const now = this.ctx.clock.now();
-    await this.checkout.store.patch(s.id, {}, new Date(now.getTime() - 1), now);
+    await this.checkout.store.patch(id, {}, new Date(now.getTime() - 1), now);
   }
 }

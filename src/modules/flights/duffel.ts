@@ -27,6 +27,7 @@ import {
   FlightProviderError,
   type FlightSearchRequest,
   type LegBookingKey,
+  type OrderCancellation,
   type Reservation,
   type SearchResult,
   type VerifiedFare,
@@ -49,7 +50,17 @@ export interface DuffelOptions {
   now?: () => Date;
 }
 
-type Operation = 'search' | 'verify' | 'book' | 'retrieve' | 'find';
+/** Duffel's order cancellation (the fields we read). */
+interface DuffelOrderCancellation {
+  id: string;
+  order_id: string;
+  refund_amount: string | null;
+  refund_currency: string | null;
+  refund_to: string | null;
+  confirmed_at: string | null;
+}
+
+type Operation = 'search' | 'verify' | 'book' | 'retrieve' | 'find' | 'cancel';
 
 interface DuffelFailureBody {
   errors?: ApiResponseError[];
@@ -290,6 +301,26 @@ export class DuffelFlightProvider implements FlightProvider {
       if (!after) return null;
     }
     return null;
+  }
+
+  async cancelOrder(reservationId: string, opts: CallOptions = {}): Promise<OrderCancellation> {
+    // the quote first (refund_amount, refund_to), then its confirmation: the order is cancelled
+    const quote = await this.call<DuffelOrderCancellation>('cancel', 'POST', '/air/order_cancellations', opts, {
+      order_id: reservationId,
+    });
+    const done = await this.call<DuffelOrderCancellation>(
+      'cancel',
+      'POST',
+      `/air/order_cancellations/${encodeURIComponent(quote.id)}/actions/confirm`,
+      opts,
+    );
+    return this.parsed('cancel', () => ({
+      cancellationId: done.id,
+      refundCents: toCents(done.refund_amount ?? '0'),
+      currency: done.refund_currency ?? '',
+      refundTo: done.refund_to ?? null,
+      confirmedAt: done.confirmed_at ?? null,
+    }));
   }
 
   private async offer(op: Operation, fareId: string, opts: CallOptions): Promise<Offer> {

@@ -16,6 +16,7 @@ import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../.
 import { BookingStatus } from '../bookings/rules.js';
 import { confirmIfReady, findBooking, passengersOf, transition } from '../bookings/service.js';
 import * as notifications from '../notifications/service.js';
+import { orderCancellationJob } from './order-cancellation.js';
 import {
   type PassengerGender as BookingPassengerGender,
   type PassengerTitle as BookingPassengerTitle,
@@ -379,5 +380,5 @@ export function flightJobs(ctx: AppContext): FlightJobs {
 /** The module's job definitions for the queue registry (src/jobs.ts). */
 export function jobs(ctx: AppContext): JobDefinition<any>[] {
   const { bookLeg, retrieveReservation } = flightJobs(ctx);
-  return [bookLeg, retrieveReservation];
+  return [bookLeg, retrieveReservation, orderCancellationJob(ctx)];
 }

@@ -135,6 +135,21 @@ export interface FlightProvider {
    * outcome (time-out, 5xx, a worker killed between "order created" and "record stored").
    */
   findBooking(key: LegBookingKey, opts?: CallOptions): Promise<Reservation | null>;
+  /**
+   * Cancels an order: the provider's cancellation quote, then its confirmation (Duffel: POST
+   * /air/order_cancellations, then /actions/confirm). The airline's refund goes to the provider
+   * balance; the customer's refund is ours to make.
+   */
+  cancelOrder(reservationId: string, opts?: CallOptions): Promise<OrderCancellation>;
+}
+
+export interface OrderCancellation {
+  cancellationId: string;
+  refundCents: number;
+  currency: string;
+  /** where the airline refund went: balance, original_form_of_payment, airline_credits, voucher */
+  refundTo: string | null;
+  confirmedAt: string | null;
 }
 
 export type ProviderFailureKind =

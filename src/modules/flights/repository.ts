@@ -35,7 +35,7 @@ export async function findFlightBooking(db: DbOrTx, id: number): Promise<FlightB
 export async function updateFlightBooking(
   db: DbOrTx,
   id: number,
-  set: Partial<Pick<FlightBookingRow, 'pnr' | 'status' | 'details' | 'retrievedAt'>>,
+  set: Partial<Pick<FlightBookingRow, 'pnr' | 'status' | 'details' | 'retrievedAt' | 'cancellation'>>,
 ): Promise<void> {
   await db
     .update(flightBookings)

@@ -13,6 +13,7 @@ import {
   type FlightProvider,
   FlightProviderError,
   type FlightSearchRequest,
+  type OrderCancellation,
   type ProviderFailureKind,
   type Reservation,
   type SearchResult,
@@ -203,6 +204,18 @@ export class SandboxFlightProvider implements FlightProvider {
   async findBooking(): Promise<Reservation | null> {
     this.failIfConfigured('retrieve');
     return null;
+  }
+
+  /** Like Duffel: a cancellation quote confirmed at once; the airline refunds the whole fare. */
+  async cancelOrder(reservationId: string): Promise<OrderCancellation> {
+    const order = await this.retrieve(reservationId);
+    return {
+      cancellationId: `SBXC.${createHash('sha256').update(reservationId).digest('hex').slice(0, 16)}`,
+      refundCents: order.totalCents,
+      currency: order.currency,
+      refundTo: 'balance',
+      confirmedAt: new Date().toISOString(),
+    };
   }
 
   private reservation(reservationId: string, fare: Fare): Reservation {

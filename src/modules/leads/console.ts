@@ -7,7 +7,7 @@ import { csrfField, layout, notice, type PageContext, pager, when } from '../../
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { actionsFor, assertAllowed } from '../admin/permissions.js';
+import { actionsFor, allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import type { Lead } from './repository.js';
 import { deleteLeads, leadById, leadPage } from './service.js';
@@ -66,6 +66,7 @@ function leadsPage(
 <form method="get" action="/admin/leads" class="card filters" role="search" aria-label="Find leads">
 <div><label for="q">Search</label><input id="q" name="q" type="search" value="${q}" placeholder="Name, e-mail or phone"></div>
 <div><button type="submit">Search</button></div></form>
+${allows(p.actor.grant, 'export_lead') ? html`<p><a class="button secondary" href="/admin/leads/export.csv">Export CSV</a> <span class="muted">every lead, as a CSV file</span></p>` : ''}
 ${canDelete ? html`<form id="bulk" method="post" action="/admin/leads/delete/confirm">${csrfField(p.csrfToken)}</form>` : ''}
 <div class="card table-wrap"><table><caption>Leads, newest first</caption>
 <thead><tr>${canDelete ? html`<th scope="col"><span class="sr-only">Select</span></th>` : ''}<th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Phone</th><th scope="col">Destinations</th><th scope="col">Received</th></tr></thead>

@@ -9,7 +9,8 @@ export type MailKind =
   | 'balance_reminder'
   | 'balance_receipt'
   | 'balance_failed'
-  | 'booking_amended';
+  | 'booking_amended'
+  | 'booking_cancelled';
 
 export interface MailFacts {
   firstName: string;
@@ -32,6 +33,8 @@ export interface MailFacts {
   changes?: string[];
   /** booking_amended: the price difference in minor units (positive: more to pay) */
   priceDifferenceCents?: number;
+  /** booking_cancelled: the cancellation fee and what is refunded to the card */
+  cancellation?: { feeCents: number; refundCents: number };
 }
 
 export interface RenderedMail {
@@ -54,6 +57,8 @@ interface Words {
   subjects: Record<MailKind, (ref: string) => string>;
   intro: Record<MailKind, string>;
   fullyPaid: string;
+  fee: string;
+  refund: string;
 }
 
 const WORDS: Record<string, Words> = {
@@ -74,6 +79,7 @@ const WORDS: Record<string, Words> = {
       balance_receipt: (r) => `Booking ${r}: balance received`,
       balance_failed: (r) => `Booking ${r}: we could not charge your balance`,
       booking_amended: (r) => `Booking ${r} changed`,
+      booking_cancelled: (r) => `Booking ${r} cancelled`,
     },
     intro: {
       booking_confirmation: 'Thank you for your booking. We have received your payment.',
@@ -81,8 +87,12 @@ const WORDS: Record<string, Words> = {
       balance_receipt: 'We have received the balance of your booking. Your trip is fully paid.',
       balance_failed: 'We could not charge the balance of your booking to your saved card. Please pay it here:',
       booking_amended: 'Your booking has been changed as follows:',
+      booking_cancelled:
+        'Your booking has been cancelled. Any refund goes back to the card you paid with; your bank may take up to 10 days to show it.',
     },
     fullyPaid: 'Your trip is fully paid.',
+    fee: 'Cancellation fee',
+    refund: 'Refund',
   },
   es: {
     hello: (n) => `Hola ${n}:`,
@@ -101,6 +111,7 @@ const WORDS: Record<string, Words> = {
       balance_receipt: (r) => `Reserva ${r}: pago pendiente recibido`,
       balance_failed: (r) => `Reserva ${r}: no hemos podido cobrar el pago pendiente`,
       booking_amended: (r) => `Reserva ${r} modificada`,
+      booking_cancelled: (r) => `Reserva ${r} cancelada`,
     },
     intro: {
       booking_confirmation: 'Gracias por tu reserva. Hemos recibido tu pago.',
@@ -108,8 +119,12 @@ const WORDS: Record<string, Words> = {
       balance_receipt: 'Hemos recibido el importe pendiente de tu reserva. Tu viaje está totalmente pagado.',
       balance_failed: 'No hemos podido cargar el importe pendiente en tu tarjeta guardada. Puedes pagarlo aquí:',
       booking_amended: 'Tu reserva se ha modificado así:',
+      booking_cancelled:
+        'Tu reserva ha sido cancelada. El reembolso vuelve a la tarjeta con la que pagaste; tu banco puede tardar hasta 10 días en mostrarlo.',
     },
     fullyPaid: 'Tu viaje está totalmente pagado.',
+    fee: 'Gastos de cancelación',
+    refund: 'Reembolso',
   },
   ca: {
     hello: (n) => `Hola ${n}:`,
@@ -128,6 +143,7 @@ const WORDS: Record<string, Words> = {
       balance_receipt: (r) => `Reserva ${r}: pagament pendent rebut`,
       balance_failed: (r) => `Reserva ${r}: no hem pogut cobrar el pagament pendent`,
       booking_amended: (r) => `Reserva ${r} modificada`,
+      booking_cancelled: (r) => `Reserva ${r} cancel·lada`,
     },
     intro: {
       booking_confirmation: 'Gràcies per la teva reserva. Hem rebut el teu pagament.',
@@ -135,8 +151,12 @@ const WORDS: Record<string, Words> = {
       balance_receipt: 'Hem rebut l’import pendent de la teva reserva. El teu viatge està totalment pagat.',
       balance_failed: 'No hem pogut carregar l’import pendent a la teva targeta desada. Pots pagar-lo aquí:',
       booking_amended: 'La teva reserva s’ha modificat així:',
+      booking_cancelled:
+        'La teva reserva ha estat cancel·lada. El reemborsament torna a la targeta amb què vas pagar; el teu banc pot trigar fins a 10 dies a mostrar-lo.',
     },
     fullyPaid: 'El teu viatge està totalment pagat.',
+    fee: 'Despeses de cancel·lació',
+    refund: 'Reemborsament',
   },
   de: {
     hello: (n) => `Hallo ${n},`,
@@ -155,6 +175,7 @@ const WORDS: Record<string, Words> = {
       balance_receipt: (r) => `Buchung ${r}: Restzahlung erhalten`,
       balance_failed: (r) => `Buchung ${r}: Restzahlung nicht möglich`,
       booking_amended: (r) => `Buchung ${r} geändert`,
+      booking_cancelled: (r) => `Buchung ${r} storniert`,
     },
     intro: {
       booking_confirmation: 'Vielen Dank für Ihre Buchung. Wir haben Ihre Zahlung erhalten.',
@@ -163,8 +184,12 @@ const WORDS: Record<string, Words> = {
       balance_failed:
         'Wir konnten den Restbetrag nicht von Ihrer gespeicherten Karte abbuchen. Bitte bezahlen Sie ihn hier:',
       booking_amended: 'Ihre Buchung wurde wie folgt geändert:',
+      booking_cancelled:
+        'Ihre Buchung wurde storniert. Eine Erstattung geht auf die Karte, mit der Sie bezahlt haben; Ihre Bank kann bis zu 10 Tage brauchen, um sie anzuzeigen.',
     },
     fullyPaid: 'Ihre Reise ist vollständig bezahlt.',
+    fee: 'Stornogebühr',
+    refund: 'Erstattung',
   },
   fr: {
     hello: (n) => `Bonjour ${n},`,
@@ -183,6 +208,7 @@ const WORDS: Record<string, Words> = {
       balance_receipt: (r) => `Réservation ${r} : solde reçu`,
       balance_failed: (r) => `Réservation ${r} : nous n’avons pas pu prélever votre solde`,
       booking_amended: (r) => `Réservation ${r} modifiée`,
+      booking_cancelled: (r) => `Réservation ${r} annulée`,
     },
     intro: {
       booking_confirmation: 'Merci pour votre réservation. Nous avons bien reçu votre paiement.',
@@ -190,8 +216,12 @@ const WORDS: Record<string, Words> = {
       balance_receipt: 'Nous avons bien reçu le solde de votre réservation. Votre voyage est entièrement payé.',
       balance_failed: 'Nous n’avons pas pu prélever le solde sur votre carte enregistrée. Vous pouvez le payer ici :',
       booking_amended: 'Votre réservation a été modifiée comme suit :',
+      booking_cancelled:
+        'Votre réservation a été annulée. Le remboursement revient sur la carte utilisée pour payer ; votre banque peut mettre jusqu’à 10 jours à l’afficher.',
     },
     fullyPaid: 'Votre voyage est entièrement payé.',
+    fee: 'Frais d’annulation',
+    refund: 'Remboursement',
   },
 };
 
@@ -215,7 +245,9 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     [w.total, m(facts.totalCents)],
     [w.paid, m(facts.amountPaidCents)],
   ];
-  if (facts.balanceCents > 0) {
+  if (kind === 'booking_cancelled' && facts.cancellation) {
+    rows.push([w.fee, m(facts.cancellation.feeCents)], [w.refund, m(facts.cancellation.refundCents)]);
+  } else if (facts.balanceCents > 0) {
     rows.push([w.balance, m(facts.balanceCents)]);
     if (facts.balanceDueDate) rows.push([w.due, day(facts.balanceDueDate, locale)]);
   }
@@ -227,7 +259,7 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     rows.unshift([w.difference, m(facts.priceDifferenceCents)]);
   }
   const manage = kind === 'booking_confirmation' || kind === 'booking_amended' ? facts.manageLink : null;
-  const closing = facts.balanceCents > 0 ? null : w.fullyPaid;
+  const closing = facts.balanceCents > 0 || kind === 'booking_cancelled' ? null : w.fullyPaid;
   const subject = w.subjects[kind](facts.reference);
   const text = [
     w.hello(facts.firstName),

@@ -17,6 +17,12 @@ function pgBoss(ctx: AppContext): PgBossQueue {
   return ctx.queue;
 }
 
+/** How many failed jobs wait in every queue, up to `cap` + 1 (one query); 0 without pg-boss. */
+export async function failedJobCount(ctx: AppContext, cap: number): Promise<number> {
+  if (!(ctx.queue instanceof PgBossQueue)) return 0;
+  return ctx.queue.failedCount([...new Set(ctx.queue.queueNames())], cap);
+}
+
 /** Retry or delete a failed job as an admin: the permission again, the queue, the audit row. */
 export async function actOnFailedJob(
   ctx: AppContext,

@@ -40,8 +40,8 @@ export function healthPage(p: PageContext, data: { latest: HealthRunView | null;
   return layout(
     p,
     'Health',
-    html`<div class="card"><h2>Latest results <a href="/health-dashboard?fresh=1" class="muted">(run now)</a></h2>${latest}</div>
-<div class="card"><h2>History (last 24 hours, ${data.history.length} runs)</h2>
+    html`<h1>Health</h1><div class="card table-wrap"><h2>Latest results <a href="/health-dashboard?fresh=1" class="muted">(run now)</a></h2>${latest}</div>
+<div class="card table-wrap"><h2>History (last 24 hours, ${data.history.length} runs)</h2>
 <table><tr><th>Finished at</th><th>Result</th><th>Checks not ok</th></tr>${history}</table></div>`,
   );
 }
@@ -96,18 +96,18 @@ ${data.queues.map(
   return layout(
     p,
     'Pulse',
-    html`<nav class="periods card">Window: ${periods} <span class="muted">since ${data.since}</span></nav>
+    html`<h1>Pulse</h1><nav class="periods card" aria-label="Window">Window: ${periods} <span class="muted">since ${data.since}</span></nav>
 <div class="card grid"><div class="stat">Requests<b>${data.totals.count}</b></div><div class="stat">Per minute<b>${data.totals.perMinute}</b></div>
 <div class="stat">Server errors<b>${data.totals.errors}</b></div></div>
 <div class="card"><h2>Throughput (requests per minute)</h2><div class="bars">${data.throughput.map(
       (m) => html`<span title="${m.minute}: ${m.count}" class="h${Math.round((m.count / max) * 20)}"></span>`,
     )}</div></div>
-<div class="card"><h2>Deployments</h2><table><thead><tr><th>Environment</th><th>Version</th><th>Commit</th><th>Build</th><th>Recorded at</th></tr></thead>
+<div class="card table-wrap"><h2>Deployments</h2><table><thead><tr><th>Environment</th><th>Version</th><th>Commit</th><th>Build</th><th>Recorded at</th></tr></thead>
 ${deploymentsBody(feed)}</table></div>
-<div class="card"><h2>Routes</h2><table><tr><th>Method</th><th>Route</th><th class="n">Requests</th><th class="n">Per min</th><th class="n">5xx</th>
+<div class="card table-wrap"><h2>Routes</h2><table><tr><th>Method</th><th>Route</th><th class="n">Requests</th><th class="n">Per min</th><th class="n">5xx</th>
 <th class="n">Avg</th><th class="n">p50</th><th class="n">p95</th><th class="n">p99</th><th class="n">Max</th></tr>${routes}</table></div>
-<div class="card"><h2>Slow requests (${SLOW_REQUEST_MS} ms or more)</h2><table><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th class="n">Duration</th><th>Request id</th></tr>${slow}</table></div>
-<div class="card"><h2>Queues</h2>${queues}</div>`,
+<div class="card table-wrap"><h2>Slow requests (${SLOW_REQUEST_MS} ms or more)</h2><table><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th class="n">Duration</th><th>Request id</th></tr>${slow}</table></div>
+<div class="card table-wrap"><h2>Queues</h2>${queues}</div>`,
   );
 }
 
@@ -141,14 +141,14 @@ export function telescopePage(
   return layout(
     p,
     'Telescope',
-    html`<div class="card"><h2>Exceptions (5xx)</h2><table><tr><th>Time</th><th>Request</th><th>Status</th><th>Error</th><th>Message</th><th>Request id</th></tr>${exceptions}</table></div>
-<div class="card"><h2>Requests</h2><table><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th class="n">Duration</th><th>Request id</th></tr>${requests}</table></div>`,
+    html`<h1>Telescope</h1><div class="card table-wrap"><h2>Exceptions (5xx)</h2><table><tr><th>Time</th><th>Request</th><th>Status</th><th>Error</th><th>Message</th><th>Request id</th></tr>${exceptions}</table></div>
+<div class="card table-wrap"><h2>Requests</h2><table><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th class="n">Duration</th><th>Request id</th></tr>${requests}</table></div>`,
   );
 }
 
 export function telescopeDetailPage(p: PageContext, requestId: string, entries: TelescopeEntry[]): string {
   const cards = entries.map(
-    (e) => html`<div class="card"><h2>${e.method} <code>${e.path}</code> ${statusBadge(e.status)}</h2>
+    (e) => html`<div class="card table-wrap"><h2>${e.method} <code>${e.path}</code> ${statusBadge(e.status)}</h2>
 <table><tr><th>Request id</th><td><code>${e.requestId}</code></td></tr><tr><th>Time</th><td>${e.recordedAt.toISOString()}</td></tr>
 <tr><th>Route</th><td><code>${e.route ?? '(no route matched)'}</code></td></tr><tr><th>Duration</th><td>${e.durationMs} ms</td></tr>
 ${e.errorName || e.errorMessage ? html`<tr><th>Error</th><td>${e.errorName ?? ''}: ${e.errorMessage ?? ''}</td></tr>` : ''}
@@ -156,5 +156,9 @@ ${e.errorName || e.errorMessage ? html`<tr><th>Error</th><td>${e.errorName ?? ''
       ([k, v]) => html`<tr><td><code>${k}</code></td><td><code>${v}</code></td></tr>`,
     )}</table><p class="muted">Bodies, cookies and credentials are never recorded.</p></td></tr></table></div>`,
   );
-  return layout(p, `Request ${requestId}`, html`<p><a href="/telescope">← all requests</a></p>${cards}`);
+  return layout(
+    p,
+    `Request ${requestId}`,
+    html`<p><a href="/telescope">← all requests</a></p><h1>Request <code>${requestId}</code></h1>${cards}`,
+  );
 }

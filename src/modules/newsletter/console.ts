@@ -5,6 +5,7 @@ import { guard, pageOf, sendPage } from '../../console/http.js';
 import { badge, layout, type PageContext, pager, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { html } from '../../platform/html.js';
+import { allows } from '../admin/permissions.js';
 import { recordsFor, type SyncRecord } from '../crm/repository.js';
 import { type MarketingSyncState, syncStatesFor } from '../marketing/sync-state.js';
 import { findSubscriber, type Subscriber, subscriberPage } from './repository.js';
@@ -43,6 +44,7 @@ function subscribersPage(p: PageContext, rows: Row[], q: string, page: number, t
 <form method="get" action="/admin/subscribers" class="card filters" role="search" aria-label="Find subscribers">
 <div><label for="q">Search</label><input id="q" name="q" type="search" value="${q}" placeholder="E-mail or name"></div>
 <div><button type="submit">Search</button></div></form>
+${allows(p.actor.grant, 'export_subscriber') ? html`<p><a class="button secondary" href="/admin/subscribers/export.csv">Export CSV</a> <span class="muted">every subscriber, as a CSV file</span></p>` : ''}
 <div class="card table-wrap"><table><caption>Subscribers, newest first, with their CRM (Pipedrive) and marketing (ActiveCampaign) sync</caption>
 <thead><tr><th scope="col">E-mail</th><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Market</th><th scope="col">Consent</th><th scope="col">CRM</th><th scope="col">Marketing</th><th scope="col">Subscribed</th></tr></thead>
 <tbody>${body}</tbody></table>${pager({ page, pages, href, total })}</div>`,

@@ -12,6 +12,7 @@ import { CookieJar, clientInput, travelerInput } from '../../../test/support/che
 import { bookingPassengers, bookings, offers, seatHolds, taskRuns } from '../../db/schema/index.js';
 import { allTasks, runTask } from '../../tasks.js';
 import * as bookingRecords from '../bookings/repository.js';
+import { SandboxGateway } from './gateway.js';
 import { findPayment } from './repository.js';
 
 let t: TestApp;
@@ -163,7 +164,9 @@ describe('Stripe webhook', () => {
   it('finalizes the stored quote when the browser closed before confirm', async () => {
     const { jar, bookingId } = await readyCheckout();
     const intent = await intentOf(jar);
-    // the session is gone (the tab closed, the session expired): the quote has what is needed
+    // Stripe.js paid it in the browser (the sandbox's confirm), then the tab closed and the session
+    // expired: the quote has what is needed, the webhook asks the gateway whether it was paid
+    await new SandboxGateway(t.database).confirmIntent(intent.payment_intent_id, 'pm_card_visa');
     t.clock.advance(3 * 60 * 60_000);
     const res = await deliver(signedEvent('payment_intent.succeeded', intent.payment_intent_id, { amount: 117300 }));
     expect(res.statusCode).toBe(200);

@@ -313,9 +313,12 @@ describe('non-standard passengers', () => {
     expect(data.original_price).toBe(start.base_price);
     const session = (await jar.call('GET', base)).json().data;
     expect(session.base_price).toBe(data.new_price);
-    // per-pax marketing rounding: the next 5 units minus 1 cent (x4.99 or x9.99), times 3
-    expect(toCents(data.new_price) % 3).toBe(0);
-    expect((toCents(data.new_price) / 3) % 500).toBe(499);
+    // 3 travellers in a 3A room. Land: (land 2,000.00 - 2A selection hotels 600.00 [Tokyo 3 nights
+    // x 150.00 + Kyoto 24,000 JPY / 160 = 150.00]) / 2 x 3 = 2,100.00, plus the 3A hotels 800.00
+    // [3 x 200.00 + 32,000 / 160 = 200.00] = 2,900.00. The sandbox fares for 3: international 2,852.76 + domestic 446.10 = 3,298.86; (2,900.00 +
+    // 3,298.86) x 1.15 = 7,128.689 -> 7,128.69; / 3 = 2,376.23 -> 2,379.99; x 3 = 7,139.97
+    // (priced with the 2A room it would be 6,899.97).
+    expect(data).toMatchObject({ has_flights: true, new_price: 7139.97 });
     const [after] = await db.select().from(offers).where(eq(offers.id, cat.offers.active));
     expect(after.finalPrice).toBe(before.finalPrice);
   });

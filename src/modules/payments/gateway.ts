@@ -3,12 +3,14 @@
 // embedded demo when no Stripe key is configured outside production. The sandbox keeps its intents
 // in its own table and understands Stripe's test payment methods (pm_card_visa, ...).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { sandboxPaymentIntents } from '../../db/schema/index.js';
 import { AppError } from '../../platform/errors.js';
+import { centsToMinorUnits, minorUnitsToCents } from '../../platform/minor-units.js';
+import { type GatewayRefund, type RefundRequest, SandboxRefunds, StripeRefunds } from './refunds-gateway.js';
 import { type PaymentStatus, paymentStatusOf } from './rules.js';
 
 export interface PaymentIntent {
@@ -49,6 +51,9 @@ export interface PaymentGateway {
   cancelIntent(id: string): Promise<PaymentIntent>;
   /** Charges a saved card without the customer (balance payments); see OffSessionCharge. */
   chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge>;
+  /** Refunds (part of) a succeeded intent to its card; the same key makes one refund. */
+  refund(req: RefundRequest): Promise<GatewayRefund>;
+  retrieveRefund(id: string): Promise<GatewayRefund>;
 }
 
 export interface OffSessionChargeRequest {
@@ -69,7 +74,18 @@ export interface OffSessionChargeRequest {
  */
 export type OffSessionCharge =
   | { outcome: 'succeeded'; intent: PaymentIntent }
-  | { outcome: 'declined' | 'authentication_required'; intentId: string | null; code: string; message: string };
+  /** a debit (SEPA, ACH) the bank confirms days later: pending, finished by its webhook */
+  | { outcome: 'processing'; intent: PaymentIntent }
+  /**
+   * `permanent`: the gateway refused the request itself (a detached or unknown payment method):
+   * trying again cannot succeed, the customer must pay through the link.
+   */
+  | {
+      outcome: 'declined' | 'authentication_required' | 'permanent';
+      intentId: string | null;
+      code: string;
+      message: string;
+    };
 
 /** Gateway failures answer 502 payment_gateway_error (card declines surface at confirm as a status). */
 function gatewayError(err: unknown): AppError {
@@ -86,7 +102,8 @@ function intentOf(pi: Stripe.PaymentIntent): PaymentIntent {
     id: pi.id,
     clientSecret: pi.client_secret,
     status: paymentStatusOf(pi.status),
-    amountCents: pi.amount,
+    // the gateway counts in the currency's minor unit (ISO 4217 exponent), itinera in cents
+    amountCents: minorUnitsToCents(pi.amount, pi.currency),
     currency: pi.currency,
     metadata: (pi.metadata ?? {}) as Record<string, string>,
     customerId: idOf(pi.customer as string | { id: string } | null),
@@ -98,6 +115,7 @@ export class StripeGateway implements PaymentGateway {
   readonly code = 'stripe';
   readonly methodCode = 'card';
   private readonly stripe: Stripe;
+  private readonly refunds: StripeRefunds;
 
   constructor(
     config: Config['stripe'],
@@ -112,6 +130,15 @@ export class StripeGateway implements PaymentGateway {
       maxNetworkRetries: 1,
       telemetry: false,
     });
+    this.refunds = new StripeRefunds(this.stripe);
+  }
+
+  refund(req: RefundRequest): Promise<GatewayRefund> {
+    return this.refunds.create(req);
+  }
+
+  retrieveRefund(id: string): Promise<GatewayRefund> {
+    return this.refunds.retrieve(id);
   }
 
   /** The customer with this e-mail (the first one Stripe lists), or a new one. */
@@ -130,7 +157,7 @@ export class StripeGateway implements PaymentGateway {
       const customer = await this.customerFor(req);
       const pi = await this.stripe.paymentIntents.create(
         {
-          amount: req.amountCents,
+          amount: centsToMinorUnits(req.amountCents, req.currency),
           currency: req.currency.toLowerCase(),
           description: req.description,
           customer,
@@ -172,7 +199,7 @@ export class StripeGateway implements PaymentGateway {
     try {
       const pi = await this.stripe.paymentIntents.create(
         {
-          amount: req.amountCents,
+          amount: centsToMinorUnits(req.amountCents, req.currency),
           currency: req.currency.toLowerCase(),
           customer: req.customerId,
           payment_method: req.paymentMethodId,
@@ -187,6 +214,7 @@ export class StripeGateway implements PaymentGateway {
       );
       const intent = intentOf(pi);
       if (intent.status === 'Succeeded') return { outcome: 'succeeded', intent };
+      if (intent.status === 'Processing') return { outcome: 'processing', intent };
       // e.g. requires_action: the bank wants the customer present
       return {
         outcome: 'authentication_required',
@@ -213,15 +241,28 @@ export class StripeGateway implements PaymentGateway {
   }
 }
 
-/** Stripe's card errors of an off-session confirm: `authentication_required`, or a decline. */
+/**
+ * Stripe's card errors of an off-session confirm: `authentication_required`, or a decline; and its
+ * 400 invalid_request_error (a detached or unknown payment method, `resource_missing`), which no
+ * retry can cure.
+ */
 function offSessionDecline(err: unknown): OffSessionCharge | undefined {
   const e = err as {
     type?: string;
     code?: string;
     decline_code?: string;
     message?: string;
+    statusCode?: number;
     payment_intent?: { id?: string };
   };
+  if (e?.type === 'StripeInvalidRequestError' && e.statusCode === 400) {
+    return {
+      outcome: 'permanent',
+      intentId: e.payment_intent?.id ?? null,
+      code: e.code || 'invalid_request_error',
+      message: e.message ?? 'The payment method cannot be charged.',
+    };
+  }
   if (e?.type !== 'StripeCardError') return undefined;
   const code = e.code === 'authentication_required' ? 'authentication_required' : 'declined';
   return {
@@ -238,7 +279,12 @@ export const SANDBOX_TEST_METHODS: Record<string, string> = {
   pm_card_mastercard: 'succeeded',
   pm_card_chargeDeclined: 'requires_payment_method',
   pm_card_authenticationRequired: 'requires_action',
+  // a SEPA Direct Debit: processing until the bank answers (the sandbox's bank pays after a minute)
+  pm_sepaDebit: 'processing',
 };
+
+/** Seconds after which the sandbox's bank settles a processing debit. */
+const SANDBOX_DEBIT_SECONDS = 60;
 
 /**
  * Demo gateway (no Stripe key, not production): intents live in `sandbox_payment_intents`; a
@@ -247,15 +293,26 @@ export const SANDBOX_TEST_METHODS: Record<string, string> = {
 export class SandboxGateway implements PaymentGateway {
   readonly code = 'sandbox';
   readonly methodCode = 'card';
+  private readonly refunds: SandboxRefunds;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    this.refunds = new SandboxRefunds(database);
+  }
+
+  refund(req: RefundRequest): Promise<GatewayRefund> {
+    return this.refunds.create(req);
+  }
+
+  retrieveRefund(id: string): Promise<GatewayRefund> {
+    return this.refunds.retrieve(id);
+  }
 
   private static intentOf(row: typeof sandboxPaymentIntents.$inferSelect): PaymentIntent {
     return {
       id: row.id,
       clientSecret: row.clientSecret,
       status: paymentStatusOf(row.status),
-      amountCents: row.amount,
+      amountCents: minorUnitsToCents(row.amount, row.currency),
       currency: row.currency,
       metadata: row.metadata,
       customerId: row.customerId,
@@ -271,7 +328,7 @@ export class SandboxGateway implements PaymentGateway {
       .insert(sandboxPaymentIntents)
       .values({
         id,
-        amount: req.amountCents,
+        amount: centsToMinorUnits(req.amountCents, req.currency),
         currency: req.currency.toLowerCase(),
         status: 'requires_payment_method',
         clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
@@ -284,6 +341,17 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   async retrieveIntent(id: string): Promise<PaymentIntent> {
+    // the sandbox's bank: a debit processing for a minute has gone through
+    await this.database.db
+      .update(sandboxPaymentIntents)
+      .set({ status: 'succeeded', updatedAt: new Date() })
+      .where(
+        and(
+          eq(sandboxPaymentIntents.id, id),
+          eq(sandboxPaymentIntents.status, 'processing'),
+          sql`${sandboxPaymentIntents.updatedAt} < now() - make_interval(secs => ${SANDBOX_DEBIT_SECONDS})`,
+        ),
+      );
     const rows = await this.database.db.select().from(sandboxPaymentIntents).where(eq(sandboxPaymentIntents.id, id));
     if (!rows[0]) throw new AppError(404, 'payment_intent_not_found', 'Payment intent not found.');
     return SandboxGateway.intentOf(rows[0]);
@@ -317,13 +385,23 @@ export class SandboxGateway implements PaymentGateway {
    */
   async chargeOffSession(req: OffSessionChargeRequest): Promise<OffSessionCharge> {
     const id = `pi_sandbox_${createHash('sha256').update(req.idempotencyKey).digest('hex').slice(0, 24)}`;
+    if (req.paymentMethodId.startsWith('pm_detached')) {
+      // like Stripe's 400 for a payment method no longer attached to the customer
+      return {
+        outcome: 'permanent',
+        intentId: null,
+        code: 'resource_missing',
+        message: `No such PaymentMethod: '${req.paymentMethodId}'`,
+      };
+    }
     const test = Object.keys(SANDBOX_TEST_METHODS).find((m) => req.paymentMethodId.startsWith(m)) ?? 'pm_card_visa';
-    const status = SANDBOX_TEST_METHODS[test] === 'succeeded' ? 'succeeded' : 'requires_payment_method';
+    const outcome = SANDBOX_TEST_METHODS[test];
+    const status = outcome === 'succeeded' || outcome === 'processing' ? outcome : 'requires_payment_method';
     await this.database.db
       .insert(sandboxPaymentIntents)
       .values({
         id,
-        amount: req.amountCents,
+        amount: centsToMinorUnits(req.amountCents, req.currency),
         currency: req.currency.toLowerCase(),
         status,
         clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
@@ -334,6 +412,7 @@ export class SandboxGateway implements PaymentGateway {
       .onConflictDoNothing();
     const intent = await this.retrieveIntent(id);
     if (intent.status === 'Succeeded') return { outcome: 'succeeded', intent };
+    if (intent.status === 'Processing') return { outcome: 'processing', intent };
     if (test === 'pm_card_authenticationRequired') {
       return {
         outcome: 'authentication_required',

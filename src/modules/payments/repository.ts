@@ -1,6 +1,6 @@
 // SQL of the payments module: payments with their frozen quotes (booking_payments), seat holds,
 // processed webhook events.
-import { and, asc, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { bookingPayments, paymentEvents, seatHolds } from '../../db/schema/index.js';
 
@@ -42,6 +42,16 @@ export async function openPaymentOf(db: DbOrTx, bookingId: number): Promise<Paym
   return rows[0] ?? null;
 }
 
+/** True when a payment made from this checkout session (sha256 of its token) was finalized. */
+export async function sessionPaid(db: DbOrTx, sessionId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: bookingPayments.id })
+    .from(bookingPayments)
+    .where(and(eq(bookingPayments.sessionId, sessionId), isNotNull(bookingPayments.finalizedAt)))
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function paymentsOf(db: DbOrTx, bookingId: number): Promise<PaymentRow[]> {
   return db
     .select()
@@ -69,7 +79,7 @@ export async function refreshQuote(db: DbOrTx, intentId: string, quote: Record<s
 export async function markFinalized(
   tx: DbOrTx,
   intentId: string,
-  set: { paymentMethodId: string | null; confirmation: Record<string, unknown>; at: Date },
+  set: { paymentMethodId: string | null; confirmation: Record<string, unknown> | null; at: Date },
 ): Promise<void> {
   await tx
     .update(bookingPayments)

@@ -67,6 +67,8 @@ const Confirmation = Type.Object({
   balance_due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
     description: 'when the balance is charged to the saved card; null when nothing remains',
   }),
+  status: Type.String({ description: "the booking's status; 'cancelled' once cancelled" }),
+  refunded: Type.Number({ description: 'refunded to the card so far (pending and succeeded refunds)' }),
 });
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -106,7 +108,12 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
         async (request) => {
           const scope = (request as Scoped).scope;
-          const session = await sessions.require(scope, request);
+          const session = await sessions.find(scope, request);
+          if (!session) {
+            // a checkout whose booking was paid (any path ends its session): 409, not "no session"
+            await service.refuseEndedCheckout(sessions.token(request));
+            throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
+          }
           return { success: true, data: await service.createIntent(scope, session) };
         },
       );

@@ -78,3 +78,20 @@ export interface Quote<State = Record<string, unknown>> {
   fingerprint: string;
   state: State;
 }
+
+/**
+ * Why a paid intent is not what its quote froze (null when it is): the amount (in cents, as the
+ * gateway reports it after the minor-unit conversion) and the currency must both match.
+ */
+export function quoteMismatch(
+  intent: { amountCents: number; currency: string },
+  quote: Pick<Quote, 'depositCents' | 'currency'>,
+): string | null {
+  if (intent.currency.toUpperCase() !== quote.currency.toUpperCase()) {
+    return `currency ${intent.currency.toUpperCase()} instead of ${quote.currency.toUpperCase()}`;
+  }
+  if (intent.amountCents !== quote.depositCents) {
+    return `amount ${(intent.amountCents / 100).toFixed(2)} instead of ${(quote.depositCents / 100).toFixed(2)}`;
+  }
+  return null;
+}

@@ -5,20 +5,22 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { roundToMinorUnit } from '../../platform/minor-units.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { depositFor } from '../balance/rules.js';
 import { balanceSummary } from '../balance/service.js';
-import { type Confirmation, finalizeBooking } from '../bookings/finalization.js';
+import type { Confirmation } from '../bookings/finalization.js';
 import { BookingStatus } from '../bookings/rules.js';
-import { findBookingByReference, passengerCount } from '../bookings/service.js';
+import { findBooking, findBookingByReference, passengerCount } from '../bookings/service.js';
 import { findOffer, lockOfferSeats, offerDepartureDate, offerFlightData } from '../catalog/offers.js';
 import { productHeroImage } from '../catalog/repository.js';
 import { parseFlightCache } from '../flights/cache.js';
 import type { CheckoutSessions, FlightSession, FlightSessionState } from '../flights/checkout-session.js';
 import type { MarketScope } from '../markets/rules.js';
 import type { PaymentGateway, PaymentIntent } from './gateway.js';
+import { moneyOf } from './refunds.js';
 import * as repo from './repository.js';
-import { depositCents, type Quote, seatsLeft, selectionText } from './rules.js';
+import { canonicalJson, depositCents, type Quote, seatsLeft, selectionText } from './rules.js';
 import { type PaymentSettlement, paymentSettlementOf } from './settlement.js';
 
 const n = centsToNumber;
@@ -30,6 +32,18 @@ export const DEFAULT_TEST_METHOD = 'pm_card_visa';
 export function fingerprintOf(state: FlightSessionState): string {
   return sha256(selectionText(state));
 }
+
+/** The contact and travelers a quote books: a change after the intent is a changed quote too. */
+function bookedDataOf(state: Pick<FlightSessionState, 'clientData' | 'travelerData'>): string {
+  return canonicalJson({ client: state.clientData ?? null, travelers: state.travelerData ?? null });
+}
+
+const booking_already_paid = () =>
+  new AppError(
+    409,
+    'booking_already_paid',
+    'This booking is already paid; it cannot be paid again through the checkout. Start a new checkout for another booking.',
+  );
 
 /** The session state a quote keeps: everything but the flight searches' metadata. */
 function quotedState(state: FlightSessionState): FlightSessionState {
@@ -129,10 +143,28 @@ export class PaymentService {
     });
   }
 
+  /** A booking no longer in checkout (paid by any path) is never paid again through the checkout. */
+  private async refuseIfPaid(bookingId: number): Promise<void> {
+    const booking = await findBooking(this.db, bookingId);
+    if (booking && booking.status !== BookingStatus.checkout && booking.status !== BookingStatus.abandoned) {
+      throw booking_already_paid();
+    }
+  }
+
+  /**
+   * Without a live session: 409 booking_already_paid when this session token paid a booking (its
+   * session was ended by the finalization), else nothing (the caller answers no_checkout_session).
+   */
+  async refuseEndedCheckout(token: string | undefined): Promise<void> {
+    if (!token) return;
+    if (await repo.sessionPaid(this.db, sha256(token))) throw booking_already_paid();
+  }
+
   async createIntent(scope: MarketScope, session: FlightSession) {
     this.requireData(session);
     const gateway = this.requireGateway();
     const state = session.state;
+    await this.refuseIfPaid(state.bookingId);
     await this.checkBookable(scope, state);
     const fingerprint = fingerprintOf(state);
 
@@ -166,7 +198,8 @@ export class PaymentService {
 
     await this.holdSeats(state);
     const total = this.totalCents(session);
-    const deposit = await this.depositOf(state.offerId, total);
+    // what the currency can be paid in (whole yen for JPY): the gateway takes minor units
+    const deposit = roundToMinorUnit(await this.depositOf(state.offerId, total), state.currency.code);
     const attempt = (await repo.paymentsOf(this.db, state.bookingId)).length;
     const client = state.clientData!;
     let intent: PaymentIntent;
@@ -245,6 +278,7 @@ export class PaymentService {
       if (token && payment?.confirmation && payment.sessionId === sha256(token)) {
         return payment.confirmation as unknown as Confirmation;
       }
+      await this.refuseEndedCheckout(token);
       throw new AppError(400, 'no_checkout_session', 'No active checkout session.');
     }
     if (!payment?.quote || payment.bookingId !== session.state.bookingId) {
@@ -254,15 +288,24 @@ export class PaymentService {
       await this.sessions.clear(session);
       return payment.confirmation as unknown as Confirmation;
     }
-    if (payment.fingerprint !== fingerprintOf(session.state)) {
+    const gateway = this.requireGateway();
+    const booking = await findBooking(this.db, payment.bookingId);
+    if (booking && booking.status !== BookingStatus.checkout && booking.status !== BookingStatus.abandoned) {
+      // paid through another intent: this one must not take money; if it did, it is refunded
+      const other = await gateway.cancelIntent(intentId);
+      if (other.status === 'Succeeded') await this.settlement.finalizePaid(payment, other, 'confirm');
+      await this.sessions.clear(session);
+      throw booking_already_paid();
+    }
+    const quoted = (payment.quote as unknown as Quote<FlightSessionState>).state;
+    if (payment.fingerprint !== fingerprintOf(session.state) || bookedDataOf(quoted) !== bookedDataOf(session.state)) {
       throw new AppError(
         409,
         'quote_changed',
-        'The selections changed after this payment intent was made: create a new payment intent.',
+        'The selections, the contact or the travelers changed after this payment intent was made: create the payment intent again.',
       );
     }
     this.requireData(session);
-    const gateway = this.requireGateway();
     let intent = await gateway.retrieveIntent(intentId);
     const method = paymentMethod ?? (gateway.code === 'sandbox' ? DEFAULT_TEST_METHOD : undefined);
     if (intent.status !== 'Succeeded' && intent.status !== 'Processing' && method) {
@@ -286,12 +329,7 @@ export class PaymentService {
         `The payment has not succeeded (status ${intent.status}). Try again, with another payment method if it was declined.`,
       );
     }
-    const result = await finalizeBooking(this.ctx, {
-      intentId,
-      amountCents: intent.amountCents,
-      paymentMethodId: intent.paymentMethodId,
-      source: 'confirm',
-    });
+    const result = await this.settlement.finalizePaid(payment, intent, 'confirm');
     await this.sessions.clear(session);
     return result.confirmation;
   }
@@ -324,8 +362,10 @@ export class PaymentService {
       trip_url: summary?.product_url ? `${this.ctx.config.frontendUrl}${summary.product_url}` : null,
       departure_date: balance?.departure_date ?? offer?.departureDate ?? null,
       amount_paid: balance ? n(balance.amount_paid) : null,
-      balance_due: balance ? n(balance.balance_due) : null,
-      balance_due_date: balance?.balance_due_date ?? null,
+      balance_due: balance ? (balance.status === 'cancelled' ? 0 : n(balance.balance_due)) : null,
+      balance_due_date: balance?.status === 'cancelled' ? null : (balance?.balance_due_date ?? null),
+      status: booking.status,
+      refunded: n((await moneyOf(db, booking.id)).refundedCents),
     };
   }
 }

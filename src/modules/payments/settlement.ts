@@ -5,9 +5,14 @@
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { finalizeBooking } from '../bookings/finalization.js';
-import { type PaymentGateway, paymentGatewayFor } from './gateway.js';
+import { type FinalizationResult, finalizeBooking, type PaymentFacts } from '../bookings/finalization.js';
+import { CheckoutSessions } from '../flights/checkout-session.js';
+import { notifyAdmins } from '../notifications/service.js';
+import { finishBalancePayment, openBalancePayments } from './balance-payments.js';
+import { type PaymentGateway, type PaymentIntent, paymentGatewayFor } from './gateway.js';
+import { reconcileRefunds, refundEvent, sendRefunds } from './refunds.js';
 import * as repo from './repository.js';
+import { type Quote, quoteMismatch } from './rules.js';
 
 export class PaymentSettlement {
   readonly gateway: PaymentGateway | undefined;
@@ -37,13 +42,20 @@ export class PaymentSettlement {
    * logged and acknowledged. A failure forgets the event so Stripe's redelivery tries again.
    */
   async handleEvent(event: Stripe.Event): Promise<{ handled: boolean; duplicate: boolean }> {
-    const object = event.data?.object as { id?: string; object?: string } | undefined;
-    const intentId = object?.object === 'payment_intent' && typeof object.id === 'string' ? object.id : null;
+    const object = event.data?.object as { id?: string; object?: string; payment_intent?: unknown } | undefined;
+    const intentId =
+      object?.object === 'payment_intent' && typeof object.id === 'string'
+        ? object.id
+        : typeof object?.payment_intent === 'string'
+          ? object.payment_intent
+          : null;
     if (!(await repo.recordEvent(this.db, { id: event.id, type: event.type, intentId }))) {
       return { handled: false, duplicate: true };
     }
     try {
-      const handled = await this.applyEvent(event, intentId);
+      const handled = event.type.startsWith('payment_intent.')
+        ? await this.applyEvent(event, intentId)
+        : await this.applyRefundEvent(event);
       if (!handled) this.ctx.log.info({ event: event.id, type: event.type, intentId }, 'stripe webhook: ignored');
       return { handled, duplicate: false };
     } catch (err) {
@@ -52,19 +64,40 @@ export class PaymentSettlement {
     }
   }
 
+  /** refund.updated, refund.failed, charge.refunded: the refunds as the gateway reports them. */
+  private async applyRefundEvent(event: Stripe.Event): Promise<boolean> {
+    if (!['refund.created', 'refund.updated', 'refund.failed', 'charge.refunded'].includes(event.type)) return false;
+    return refundEvent(this.ctx, this.requireGateway(), event.data.object as { object?: string; id?: string });
+  }
+
+  /**
+   * A payment intent event. The body only says which intent: its status, amount and currency are
+   * read from the gateway, and a deposit is finalized only when they are what the quote froze.
+   */
   private async applyEvent(event: Stripe.Event, intentId: string | null): Promise<boolean> {
     if (!intentId) return false;
     const payment = await repo.findPayment(this.db, intentId);
-    if (!payment?.quote) return false;
-    const pi = event.data.object as Stripe.PaymentIntent;
+    if (!payment) return false;
+    if (!payment.quote) {
+      // a balance payment (pay link, or an off-session debit that was processing)
+      if (!['payment_intent.succeeded', 'payment_intent.payment_failed'].includes(event.type)) return false;
+      const intent = await this.requireGateway().retrieveIntent(intentId);
+      return (await finishBalancePayment(this.ctx, this.requireGateway(), payment, intent)) !== 'open';
+    }
     switch (event.type) {
       case 'payment_intent.succeeded': {
-        await finalizeBooking(this.ctx, {
-          intentId,
-          amountCents: pi.amount_received || pi.amount,
-          paymentMethodId: typeof pi.payment_method === 'string' ? pi.payment_method : (pi.payment_method?.id ?? null),
-          source: 'webhook',
-        });
+        const intent = await this.requireGateway().retrieveIntent(intentId);
+        await repo.setStatus(this.db, intentId, intent.status);
+        if (intent.status !== 'Succeeded') return true;
+        try {
+          await this.finalizePaid(payment, intent, 'webhook');
+        } catch (err) {
+          // recorded already (a mismatch, a duplicate refunded before): nothing for Stripe to resend
+          if (err instanceof AppError && ['payment_amount_mismatch', 'booking_already_paid'].includes(err.code)) {
+            return true;
+          }
+          throw err;
+        }
         return true;
       }
       case 'payment_intent.payment_failed':
@@ -78,6 +111,56 @@ export class PaymentSettlement {
       default:
         return false;
     }
+  }
+
+  /** A paid intent whose amount or currency is not its quote's: the admins are told, once per intent. */
+  private async recordMismatch(payment: repo.PaymentRow, intent: PaymentIntent, mismatch: string): Promise<void> {
+    await notifyAdmins(this.db, {
+      type: 'payment_mismatch',
+      bookingId: payment.bookingId,
+      title: 'Payment does not match its quote',
+      message: `Intent ${intent.id} of booking ${payment.bookingId}: ${mismatch}. Nothing was finalized; check the payment at the gateway.`,
+      data: {
+        payment_intent_id: intent.id,
+        gateway_amount: intent.amountCents / 100,
+        gateway_currency: intent.currency,
+        gateway_status: intent.status,
+        quote_amount: payment.amount,
+        quote_currency: payment.currency,
+      },
+    });
+  }
+
+  /**
+   * Finalizes a deposit the gateway reports Succeeded, when it paid what its quote froze (amount
+   * and currency); a mismatch is recorded for the admins and finalizes nothing. After the
+   * finalization the checkout session is ended and a duplicate payment is refunded.
+   */
+  async finalizePaid(
+    payment: repo.PaymentRow,
+    intent: PaymentIntent,
+    source: PaymentFacts['source'],
+  ): Promise<FinalizationResult> {
+    const quote = payment.quote as unknown as Quote;
+    const mismatch = quoteMismatch(intent, quote);
+    if (mismatch) {
+      await this.recordMismatch(payment, intent, mismatch);
+      this.ctx.log.error({ intentId: intent.id, mismatch }, 'payment does not match its quote: not finalized');
+      throw new AppError(
+        409,
+        'payment_amount_mismatch',
+        "The payment does not match the booking's quote; the booking team has been told.",
+      );
+    }
+    const result = await finalizeBooking(this.ctx, {
+      intentId: payment.intentId,
+      amountCents: intent.amountCents,
+      paymentMethodId: intent.paymentMethodId,
+      source,
+    });
+    if (payment.sessionId) await CheckoutSessions.of(this.ctx).endById(payment.sessionId);
+    if (result.refunds.length) await sendRefunds(this.ctx, this.requireGateway(), result.refunds);
+    return result;
   }
 
   /**
@@ -96,12 +179,12 @@ export class PaymentSettlement {
     }
     await repo.setStatus(this.db, payment.intentId, intent.status);
     if (intent.status === 'Succeeded') {
-      await finalizeBooking(this.ctx, {
-        intentId: payment.intentId,
-        amountCents: intent.amountCents,
-        paymentMethodId: intent.paymentMethodId,
-        source: 'reconciliation',
-      });
+      try {
+        await this.finalizePaid(payment, intent, 'reconciliation');
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'payment_amount_mismatch') return 'open';
+        throw err;
+      }
       return 'finalized';
     }
     if (intent.status === 'Processing') {
@@ -117,7 +200,15 @@ export class PaymentSettlement {
 
   /** Payments neither finalized nor failed `minutes` after their intent: asked of the gateway. */
   async reconcile(now: Date, minutes = 15): Promise<Record<string, number>> {
-    const counts: Record<string, number> = { finalized: 0, processing: 0, released: 0, open: 0, errors: 0 };
+    const counts: Record<string, number> = {
+      finalized: 0,
+      processing: 0,
+      released: 0,
+      open: 0,
+      balance_paid: 0,
+      balance_failed: 0,
+      errors: 0,
+    };
     for (const p of await repo.stalePayments(this.db, new Date(now.getTime() - minutes * 60_000))) {
       try {
         const hold = await repo.holdOf(this.db, p.bookingId);
@@ -127,7 +218,20 @@ export class PaymentSettlement {
         this.ctx.log.warn({ err, intentId: p.intentId }, 'payment reconciliation failed for one intent');
       }
     }
-    return counts;
+    // balance payments nobody finished (a pay link whose page never confirmed, a debit processing)
+    const gateway = this.requireGateway();
+    for (const p of await openBalancePayments(this.db, new Date(now.getTime() - minutes * 60_000))) {
+      try {
+        const outcome = await finishBalancePayment(this.ctx, gateway, p, await gateway.retrieveIntent(p.intentId));
+        counts[outcome === 'paid' ? 'balance_paid' : outcome === 'failed' ? 'balance_failed' : 'open']++;
+      } catch (err) {
+        counts.errors++;
+        this.ctx.log.warn({ err, intentId: p.intentId }, 'balance payment reconciliation failed for one intent');
+      }
+    }
+    const refunds = await reconcileRefunds(this.ctx, gateway, now, minutes);
+    counts.errors += refunds.refund_errors;
+    return { ...counts, refunds_sent: refunds.refunds_sent, refunds_checked: refunds.refunds_checked };
   }
 
   /** Expired holds: their intents are settled (canceled unless paid) and the seats released. */
