@@ -75,6 +75,8 @@ async function main() {
       APP_ENV: 'development',
       LOG_LEVEL: 'warn',
       DNS_SERVERS: dns.server,
+      // each simulated client comes through a trusted local proxy with an address of its own
+      TRUSTED_PROXIES: '127.0.0.1',
       IN_PROCESS_WORKERS: 'false',
       MARKETING_API_URL: ac.url,
       MARKETING_API_TOKEN: ac.token,

@@ -2,6 +2,7 @@
 // the database and configuration come in, so tests build as many apps as they like.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import csrfProtection from '@fastify/csrf-protection';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
@@ -48,7 +49,7 @@ import { registerJsonBodies } from './platform/json-body.js';
 import { describeRoute, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
-import { createRateLimitStore } from './platform/rate-limit.js';
+import { createRateLimitStore, registerRateLimits } from './platform/rate-limit.js';
 import { bodiesAsSent } from './platform/strict-body.js';
 
 export interface AppDeps {
@@ -113,6 +114,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     rateLimits: createRateLimitStore(config, deps.clock ?? systemClock),
   } as AppContext;
   app.addHook('onClose', () => ctx.rateLimits.close());
+  await registerRateLimits(app, ctx);
+  // the console's CSRF tokens (console/http.ts gives it each request's secret as request.session)
+  app.decorateRequest('session', null);
+  await app.register(csrfProtection, { sessionPlugin: '@fastify/session' });
   ctx.markets = new MarketService(ctx);
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({

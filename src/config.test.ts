@@ -47,6 +47,7 @@ describe('hardening settings', () => {
       checkoutStartsPerVisitor: 6,
       publicWritesPerMinute: 120,
       signedLinksPerMinute: 30,
+      confirmationLookupsPerMinute: 20,
     });
     expect(c.checkout.abandonedRetentionDays).toBe(90);
     expect(c.health.maxAgeSeconds).toBe(60);
@@ -117,6 +118,7 @@ describe('deadlines', () => {
   it('has a default for every outside call and the shutdown grace period, each configurable', () => {
     expect(loadConfig({}).limits).toEqual({
       dbStatementTimeoutMs: 60_000,
+      dbRequestStatementTimeoutMs: 5_000,
       dbAcquireTimeoutMs: 5_000,
       dbBootRetrySeconds: 30,
       redisConnectTimeoutMs: 2_000,

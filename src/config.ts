@@ -63,6 +63,8 @@ export interface Config {
     publicWritesPerMinute: number;
     /** requests per minute and IP on the signed links (manage my booking, supplier confirmations) */
     signedLinksPerMinute: number;
+    /** GET .../checkout/confirmation/{reference} per client IP (reference guessing) */
+    confirmationLookupsPerMinute: number;
   };
   newsletter: {
     privacyPolicyVersion: string;
@@ -111,8 +113,10 @@ export interface Config {
   deploymentToken: string;
   /** Deadlines of every outside call and of the process life cycle (docs/operations.md). */
   limits: {
-    /** PostgreSQL statement_timeout of every pooled connection (0 = none) */
+    /** PostgreSQL statement_timeout of jobs, imports and commands (0 = none) */
     dbStatementTimeoutMs: number;
+    /** PostgreSQL statement_timeout of the API process (request paths), shorter (0 = none) */
+    dbRequestStatementTimeoutMs: number;
     /** wait for a pooled PostgreSQL connection (or a new one) before giving up */
     dbAcquireTimeoutMs: number;
     /** how long the boot keeps trying an unreachable database before it exits */
@@ -371,7 +375,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'itinera:'),
     appKey,
     previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
-    trustedProxies: list(env, 'TRUSTED_PROXIES', ['127.0.0.1', '::1']),
+    // none by default: behind no proxy, or a proxy not listed, X-Forwarded-For is ignored (issue 26)
+    trustedProxies: list(env, 'TRUSTED_PROXIES', []),
     loadDemo: bool(env, 'LOAD_DEMO_DATA', !production),
     inProcessWorkers: bool(env, 'IN_PROCESS_WORKERS', !databaseUrl),
     benchRoutes: bool(env, 'BENCH_ROUTES', false),
@@ -386,6 +391,7 @@ export function loadConfig(env: Env = process.env): Config {
       checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
       publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
       signedLinksPerMinute: int(env, 'RATE_LIMIT_SIGNED_LINKS', 30, 1),
+      confirmationLookupsPerMinute: int(env, 'RATE_LIMIT_CONFIRMATION_LOOKUPS', 20, 1),
     },
     newsletter: {
       privacyPolicyVersion: privacyPolicyVersion || 'v1.0',
@@ -425,6 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     limits: {
       dbStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      dbRequestStatementTimeoutMs: int(env, 'DATABASE_REQUEST_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
       dbAcquireTimeoutMs: int(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
       dbBootRetrySeconds: int(env, 'DATABASE_BOOT_RETRY_SECONDS', 30, 0, 3_600),
       redisConnectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 2_000, 100, 60_000),
@@ -439,7 +446,7 @@ export function loadConfig(env: Env = process.env): Config {
     cancellation: { defaultPolicy: policy(env, 'CANCELLATION_POLICY', DEFAULT_CANCELLATION_POLICY) },
     mail: { smtpUrl: env.SMTP_URL || undefined, from: str(env, 'MAIL_FROM', 'itinera@localhost') },
     admin: {
-      sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 60, 1, 24 * 60),
+      sessionIdleMinutes: int(env, 'ADMIN_SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
       sessionMaxHours: int(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
     },
     health: {

@@ -209,7 +209,10 @@ async function main(argv: string[]): Promise<number> {
       (reason) => log.warn({ reason }, 'Redis (REDIS_URL) not reachable yet; trying again'),
     );
   }
-  const database = await openDatabase(config);
+  // the API process answers requests: their short statement deadline; everything else runs jobs
+  const database = await openDatabase(config, name === 'serve' ? 'requests' : 'jobs', (err) =>
+    log.warn({ err }, 'database connection failed; the pool drops it and connects again'),
+  );
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const cli: CliContext = { config, database, log, out, err };

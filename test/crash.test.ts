@@ -6,7 +6,7 @@
 // runs, which the embedded database does not allow), so this runs in the PostgreSQL pass.
 import { execFileSync } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
 import { saveCardForBalance } from '../src/modules/balance/service.js';
 import { bookAllFlights } from '../src/modules/bookings/flight-booking.js';
@@ -19,12 +19,18 @@ import { createTestApp, TEST_NOW, type TestApp } from './support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from './support/checkout-fixture.js';
 import { clientInput, travelerInput } from './support/checkout-jar.js';
 import { copyTemplateDatabase } from './support/db.js';
+import { faultTally } from './support/fault-tally.js';
 import { insertPaidBooking, liveSelection } from './support/flight-booking.js';
 import { paidBooking } from './support/paid-booking.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 import { waitFor } from './support/wait.js';
 
 const url = process.env.DATABASE_URL;
+const tally = faultTally('crash');
+// each scenario (a kill, then the checks) is one probe
+beforeEach(() => {
+  tally.probes += 1;
+});
 
 type TemplateCopy = Awaited<ReturnType<typeof copyTemplateDatabase>>;
 
@@ -77,6 +83,7 @@ describe.runIf(url)('kill -9 of the API mid-checkout and mid-payment, then a res
   async function restart(): Promise<void> {
     if (server) {
       server.child.kill('SIGKILL');
+      tally.faults += 1;
       expect(await server.exited(10_000)).toBe('SIGKILL');
     }
     server = await startServer(env());
@@ -271,6 +278,7 @@ describe.runIf(url)('kill -9 of a worker in the middle of a flight-leg job, then
     fake.onOrderCreated = () => {
       fake.onOrderCreated = undefined;
       worker?.child.kill('SIGKILL');
+      tally.faults += 1;
     };
     expect((await bookAllFlights(t.app.ctx, b.id)).queued_legs).toEqual([0, 1]);
     expect(await worker.exited(90_000), worker.stderr()).toBe('SIGKILL');
@@ -369,6 +377,7 @@ describe.runIf(url)('kill -9 of a process in the middle of a balance charge, the
     stripe.offSession.onCharged = () => {
       stripe.offSession.onCharged = undefined;
       first.child.kill('SIGKILL');
+      tally.faults += 1;
     };
     expect(await first.exited(90_000), first.stderr()).toBe('SIGKILL');
     expect(stripe.offSession.chargesFor(b.bookingId)).toHaveLength(1);

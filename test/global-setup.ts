@@ -1,13 +1,14 @@
 // Migrates one template database per test run; every test file then gets its own copy
 // (a PGlite data-dir dump, or a PostgreSQL database created from the template).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, openPglite } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { installQueueSchema } from '../src/platform/queue-pgboss.js';
+import { TALLY_FILE, tallyLine } from './support/fault-tally.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +17,20 @@ declare module 'vitest' {
   }
 }
 
+/** The fault and fuzz suite's totals (test/support/fault-tally.ts): the run's closing line. */
+function faultTotals(project: TestProject): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'itinera-tally-'));
+  project.provide('faultTallyDir', dir);
+  return () => {
+    const file = join(dir, TALLY_FILE);
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+    if (lines.some((l) => l.trim())) console.log(`\n${tallyLine(lines)}`);
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
 export default async function setup(project: TestProject) {
+  const printTotals = faultTotals(project);
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = `itinera_tmpl_${randomBytes(4).toString('hex')}`;
@@ -29,6 +43,7 @@ export default async function setup(project: TestProject) {
     project.provide('pgTemplate', template);
     project.provide('pgliteDump', '');
     return async () => {
+      printTotals();
       await admin.exec(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => {});
       await admin.close();
     };
@@ -44,7 +59,10 @@ export default async function setup(project: TestProject) {
   await database.close();
   project.provide('pgliteDump', file);
   project.provide('pgTemplate', '');
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    printTotals();
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
 
 export function withDatabase(url: string, name: string): string {

@@ -59,6 +59,8 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
     IN_PROCESS_WORKERS: 'false',
     LOAD_DEMO_DATA: 'false',
     HOST: '127.0.0.1',
+    // the test plays a local proxy that sets X-Forwarded-For (the default trusts none)
+    TRUSTED_PROXIES: '127.0.0.1,::1',
     QUEUE_POLL_INTERVAL_MS: '500',
     DATABASE_POOL_SIZE: '4',
   };

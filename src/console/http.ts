@@ -3,7 +3,6 @@
 // form bodies, and the assets (htmx from node_modules, our stylesheet), all served from our own
 // origin.
 
-import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -54,13 +53,6 @@ export function setCookie(
   reply.header('set-cookie', [...list, parts.join('; ')]);
 }
 
-export function sameToken(a: string | undefined, b: string | undefined): boolean {
-  if (!a || !b) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export function sendPage(reply: FastifyReply, body: string, status = 200): FastifyReply {
   return reply
     .status(status)
@@ -73,6 +65,38 @@ export function sendPage(reply: FastifyReply, body: string, status = 200): Fasti
 }
 
 const sessions = new WeakMap<FastifyRequest, ResolvedSession | null>();
+const pageTokens = new WeakMap<FastifyRequest, string>();
+
+// CSRF tokens are @fastify/csrf-protection's (registered in app.ts in its @fastify/session mode):
+// it reads the secret from request.session._csrf, and ours is the console session's own secret
+// (admin_sessions.csrf_token: rotated at every sign-in, gone with the session), or, on the sign-in
+// form that has no session yet, the value of the SameSite=Strict login cookie. Pages carry salted
+// tokens made from the secret, never the secret itself.
+function useSecret(request: FastifyRequest, secret: string | undefined): void {
+  (request as unknown as { session: { _csrf?: string } }).session = secret ? { _csrf: secret } : {};
+}
+
+/** A fresh token for `secret`; without one, a new secret is drawn (returned with the token). */
+export function csrfToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret?: string,
+): { token: string; secret: string } {
+  useSecret(request, secret);
+  const token = reply.generateCsrf();
+  return { token, secret: (request as unknown as { session: { _csrf: string } }).session._csrf };
+}
+
+/** Whether the request's `_csrf` field or `x-csrf-token` header is a token of `secret` (the plugin's check). */
+export function csrfValid(request: FastifyRequest, secret: string | undefined): Promise<boolean> {
+  if (!secret) return Promise.resolve(false);
+  useSecret(request, secret);
+  return new Promise((resolve) => {
+    // the plugin answers a refusal through reply.send; ours is the console's own 403 page
+    const refusal = { send: () => resolve(false) } as unknown as FastifyReply;
+    request.server.csrfProtection(request, refusal, () => resolve(true));
+  });
+}
 
 /** The request's signed-in admin (resolved once per request), or null. */
 export async function sessionOf(ctx: AppContext, request: FastifyRequest): Promise<ResolvedSession | null> {
@@ -87,7 +111,7 @@ export async function sessionOf(ctx: AppContext, request: FastifyRequest): Promi
 export function pageOf(request: FastifyRequest): PageContext {
   const s = sessions.get(request);
   if (!s) throw new AppError(401, 'unauthenticated', 'Sign in to use the console.');
-  return { actor: s.actor, csrfToken: s.csrfToken, path: request.url.split('?')[0]! };
+  return { actor: s.actor, csrfToken: pageTokens.get(request) ?? '', path: request.url.split('?')[0]! };
 }
 
 const SAFE = new Set(['GET', 'HEAD']);
@@ -112,12 +136,14 @@ export function guard(ctx: AppContext, permission?: Permission | readonly Permis
       }
       throw new AppError(401, 'unauthenticated', 'Sign in to use the console.');
     }
-    const page = { actor: session.actor, csrfToken: session.csrfToken, path: request.url.split('?')[0]! };
     if (!SAFE.has(request.method)) {
-      const given =
-        (request.body as Record<string, unknown> | undefined)?._csrf ?? request.headers['x-csrf-token'] ?? undefined;
       const site = request.headers['sec-fetch-site'];
-      if (!sameToken(typeof given === 'string' ? given : undefined, session.csrfToken) || site === 'cross-site') {
+      if (site === 'cross-site' || !(await csrfValid(request, session.csrfToken))) {
+        const page = {
+          actor: session.actor,
+          csrfToken: csrfToken(request, reply, session.csrfToken).token,
+          path: request.url.split('?')[0]!,
+        };
         request.log.warn({ admin: session.actor.email }, 'console request refused: missing or wrong CSRF token');
         return sendPage(
           reply,
@@ -131,6 +157,8 @@ export function guard(ctx: AppContext, permission?: Permission | readonly Permis
         );
       }
     }
+    pageTokens.set(request, csrfToken(request, reply, session.csrfToken).token);
+    const page = pageOf(request);
     if (wanted.length > 0 && !wanted.some((p) => allows(session.actor.grant, p))) {
       if (wantsJson(request)) throw new AppError(403, 'forbidden', `This needs the ${named} permission.`);
       return sendPage(
@@ -174,7 +202,8 @@ export function fields(body: unknown, name: string): string[] {
 export function htmlErrors(ctx: AppContext, scope: FastifyInstance): void {
   scope.setErrorHandler(async (err: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
     const s = await sessionOf(ctx, request).catch(() => null);
-    const page = s ? { actor: s.actor, csrfToken: s.csrfToken, path: request.url.split('?')[0]! } : null;
+    const token = s ? (pageTokens.get(request) ?? csrfToken(request, reply, s.csrfToken).token) : '';
+    const page = s ? { actor: s.actor, csrfToken: token, path: request.url.split('?')[0]! } : null;
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       if (wantsJson(request))

@@ -84,7 +84,7 @@ export function layout(p: PageContext, title: string, body: Html): string {
 <body hx-headers='${JSON.stringify({ 'x-csrf-token': p.csrfToken })}'>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/admin">itinera</a>
-<div class="me">${showBell ? bell(null) : ''}<span>${p.actor.name}</span>
+<div class="me">${showBell ? bell(null) : ''}<span>${p.actor.name}</span><a href="/admin/sessions">Your sessions</a>
 <form method="post" action="/admin/logout">${csrfField(p.csrfToken)}<button type="submit">Sign out</button></form></div></header>
 <div class="shell"><nav aria-label="Console" class="side"><ul class="sections">${nav}</ul></nav>
 <main id="main">${body}</main></div></body></html>`.text;

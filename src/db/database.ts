@@ -43,23 +43,70 @@ export interface PostgresLimits {
   statementTimeoutMs?: number;
   /** wait for a pooled (or new) connection, ms; a stalled or full server fails fast instead of queueing forever */
   acquireTimeoutMs?: number;
+  /**
+   * server-side idle_in_transaction_session_timeout, ms (0 = none): a transaction its client left
+   * open (gave up on, or lost the network to) is rolled back by the server
+   */
+  idleInTransactionTimeoutMs?: number;
+  /** told of a connection that failed while idle or checked out (the process carries on) */
+  onConnectionError?: (err: Error) => void;
+}
+
+/** The client-side read deadline past the server's statement_timeout: the server gets the first chance. */
+export const READ_DEADLINE_MARGIN_MS = 1_000;
+
+type QueryArgs = unknown[];
+
+/**
+ * A pooled connection's safety: an 'error' listener for its whole life (pg emits 'error' on a
+ * checked-out client whose connection dies between queries; without a listener that is an uncaught
+ * exception and the process exits), and a read time-out closes the socket, so nothing written after
+ * the client gave up (a COMMIT queued behind the stalled statement) ever reaches the server, and the
+ * server rolls the transaction back when it sees the connection go.
+ */
+function guardClient(client: pg.PoolClient, onError: (err: Error) => void): void {
+  client.on('error', onError);
+  const destroy = (err: unknown) => {
+    if ((err as Error | undefined)?.message === 'Query read timeout') {
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }
+  };
+  const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
+  (client as unknown as { query: (...args: QueryArgs) => unknown }).query = (...args: QueryArgs) => {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (err: unknown, res: unknown) => {
+        if (err) destroy(err);
+        (callback as (e: unknown, r: unknown) => void)(err, res);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).catch(destroy);
+    return result;
+  };
 }
 
 export function connectPostgres(url: string, max = 10, limits: PostgresLimits = {}): Database {
   const statement = limits.statementTimeoutMs ?? 0;
+  const idleInTransaction = limits.idleInTransactionTimeoutMs ?? 0;
+  const onError = limits.onConnectionError ?? (() => {});
   const pool = new pg.Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: limits.acquireTimeoutMs ?? 0,
     // the server cancels a statement past statement_timeout; a server (or network) that stops
-    // answering altogether is caught by the client-side query_timeout a little later
-    ...(statement > 0 ? { statement_timeout: statement, query_timeout: statement + 5_000 } : {}),
+    // answering altogether is caught by the client-side query_timeout a second later
+    ...(statement > 0 ? { statement_timeout: statement, query_timeout: statement + READ_DEADLINE_MARGIN_MS } : {}),
+    ...(idleInTransaction > 0 ? { idle_in_transaction_session_timeout: idleInTransaction } : {}),
     keepAlive: true,
   });
-  pool.on('error', () => {
-    // idle client errors (server restart) surface on the next query; do not crash the process
-  });
+  // idle clients' errors (a server restart, pg_terminate_backend) come here; the pool drops them
+  pool.on('error', onError);
+  // checked-out clients: their own listener, for as long as they live
+  pool.on('connect', (client) => guardClient(client, onError));
   return {
     kind: 'postgres',
     db: drizzlePg(pool, { schema }),
@@ -140,16 +187,31 @@ export async function openPglite(dir: string): Promise<Database> {
   return wrapPglite(pglite);
 }
 
-export async function openDatabase(opts: {
-  databaseUrl?: string;
-  pgliteDir: string;
-  limits?: { dbStatementTimeoutMs: number; dbAcquireTimeoutMs: number };
-  databasePoolSize?: number;
-}): Promise<Database> {
+/**
+ * What the connections serve: `requests` (the API process) get the short DATABASE_REQUEST_STATEMENT_TIMEOUT_MS
+ * and an idle-in-transaction limit of the same length, so a request answers 503 within
+ * DATABASE_ACQUIRE_TIMEOUT_MS plus that deadline and a write it gave up on is rolled back; `jobs`
+ * (workers, imports, operator commands) get DATABASE_STATEMENT_TIMEOUT_MS.
+ */
+export type DatabasePurpose = 'requests' | 'jobs';
+
+export async function openDatabase(
+  opts: {
+    databaseUrl?: string;
+    pgliteDir: string;
+    limits?: { dbStatementTimeoutMs: number; dbRequestStatementTimeoutMs?: number; dbAcquireTimeoutMs: number };
+    databasePoolSize?: number;
+  },
+  purpose: DatabasePurpose = 'jobs',
+  onConnectionError?: (err: Error) => void,
+): Promise<Database> {
+  const request = purpose === 'requests' ? opts.limits?.dbRequestStatementTimeoutMs : undefined;
   return opts.databaseUrl
     ? connectPostgres(opts.databaseUrl, opts.databasePoolSize ?? 10, {
-        statementTimeoutMs: opts.limits?.dbStatementTimeoutMs,
+        statementTimeoutMs: request ?? opts.limits?.dbStatementTimeoutMs,
+        idleInTransactionTimeoutMs: request,
         acquireTimeoutMs: opts.limits?.dbAcquireTimeoutMs,
+        onConnectionError,
       })
     : openPglite(opts.pgliteDir);
 }

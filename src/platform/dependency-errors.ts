@@ -28,6 +28,9 @@ const MESSAGES = [
   /^Connection terminated (unexpectedly|due to connection timeout)$/,
   /^Query read timeout$/,
   /^Client has encountered a connection error and is not queryable$/,
+  // a connection closed after its read deadline (database.ts), asked for the ROLLBACK
+  /^Client was closed and is not queryable$/,
+  /^Connection terminated$/,
   /^Command timed out$/,
   /^Connection is closed\.$/,
   /^Stream isn't writeable/,

@@ -24,6 +24,7 @@
 //   singletonKey + singletonSeconds then settles two dispatches racing inside one slot. A slot also
 //   holds finished jobs: when every job of the key in the slot has finished (completed or failed),
 //   the dispatch is sent again without a slot, so a retry after a failure is not dropped.
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { DispatchOptions, JobDefinition, JobInfo, JobOutcome, Queue } from './queue.js';
@@ -107,7 +108,7 @@ export class PgBossQueue implements Queue {
     };
     this.executeSql = sqlExecutor(options.database);
     this.boss = new PgBoss({
-      db: { executeSql: this.executeSql },
+      db: { executeSql: settledCompletions(this.executeSql, this.opts.schema, options.log) },
       schema: this.opts.schema,
       maintenanceIntervalSeconds: this.opts.maintenanceIntervalSeconds,
       // failed jobs stay in the job table (inspectable, retryable) for a week before archiving
@@ -519,6 +520,37 @@ async function runWithTimeout<P>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+// pg-boss's own SQL texts of complete() and fail() (its plans module; the package has no exports map)
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
+  completeJobs(schema: string): string;
+  failJobsById(schema: string): string;
+};
+
+/**
+ * pg-boss's worker calls complete() and fail() after a handler without awaiting them
+ * (manager.js, onFetch): with the database gone at that moment their rejection is unhandled and
+ * ends the process (issue 26: the worker died on the first pg_terminate_backend). Those two
+ * statements alone are settled here: the failure is logged and the job stays active, so pg-boss's
+ * expiry hands it out again (a job runs at least once; handlers are idempotent).
+ */
+function settledCompletions(
+  run: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>,
+  schema: string,
+  log: Pick<FastifyBaseLogger, 'error'>,
+) {
+  const completions = new Set([plans.completeJobs(schema), plans.failJobsById(schema)]);
+  return async (text: string, values?: unknown[]) => {
+    try {
+      return await run(text, values);
+    } catch (err) {
+      if (!completions.has(text)) throw err;
+      log.error({ err }, 'job outcome not recorded (database unavailable): the job runs again after its expiry');
+      // the shape pg-boss reads its affected count from
+      return { rows: [{ count: 0 }] };
+    }
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ afterAll(() => database.close());
 /** the real app plus one route limited to 3 requests per 60 s (in-process store unless env names a Redis) */
 async function limitedApp(env: Record<string, string> = {}, clock = fixedClock('2026-06-15T10:00:00Z')) {
   const app: App = await buildApp({ config: testConfig({ REDIS_URL: '', ...env }), database, clock });
-  app.get('/limited', { onRequest: rateLimit(app.ctx, { name: 'test', max: 3, windowSeconds: 60 }) }, async (req) => ({
+  app.get('/limited', { onRequest: rateLimit({ name: 'test', max: 3, windowSeconds: 60 }) }, async (req) => ({
     ip: req.ip,
   }));
   await app.ready();

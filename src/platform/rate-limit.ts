@@ -1,10 +1,16 @@
-// Per-IP fixed-window rate limits. One store per app (AppContext.rateLimits): in process memory by
-// default, in Redis when REDIS_URL is set so the limits hold across several server processes.
-// Routes apply a limit with one hook:
-//   app.post('/api/x', { onRequest: rateLimit(ctx, { name: 'x', max: 5, windowSeconds: 60 }) }, handler)
+// Per-IP fixed-window rate limits on @fastify/rate-limit. One store per app (AppContext.rateLimits):
+// in process memory by default (windows follow the injected clock), in Redis when REDIS_URL is set
+// (the plugin's Redis store and its Lua script) so the limits hold across several server processes.
+// The plugin is registered once (registerRateLimits, skipOnError: a store that does not answer lets
+// the request through, logged and counted); routes apply a limit with one hook:
+//   app.post('/api/x', { onRequest: rateLimit({ name: 'x', max: 5, windowSeconds: 60 }) }, handler)
+// Our hook, not the plugin's route option: a route may carry two limits (per IP and per visitor), the
+// plugin's route hook runs only the first one per request, and the answer keeps our error envelope.
 // The client address is request.ip, which Fastify derives from X-Forwarded-For only when the peer
 // is in TRUSTED_PROXIES (trustProxy in app.ts), so a forged header from anyone else is ignored.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createRequire } from 'node:module';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { Type } from 'typebox';
 import type { Config } from '../config.js';
@@ -72,27 +78,32 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-// INCR and the first hit's PEXPIRE in one atomic step; a key left without a TTL (it cannot
-// happen through this script, but a crash between commands elsewhere could) gets one.
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {count, ttl}
-`;
+/** the plugin's Redis store: one Lua script per hit (INCR, PEXPIRE on the first) and one per read */
+interface PluginRedisStore {
+  incr(
+    key: string,
+    cb: (err: Error | null, res: { current: number; ttl: number } | null) => void,
+    windowMs: number,
+    max: number,
+  ): void;
+  read(key: string, cb: (err: Error | null, res: { current: number; ttl: number } | null) => void): void;
+}
+const PluginRedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  redis: Redis,
+  nameSpace: string,
+) => PluginRedisStore;
 
 /** Redis store: windows live in Redis (its clock), shared by every process using the same server. */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly kind = 'redis';
   private readonly redis: Redis;
+  private readonly store: PluginRedisStore;
 
   constructor(
     redisUrl: string,
-    private readonly prefix = 'itinera:rate-limit:',
+    prefix = 'itinera:rate-limit:',
     timeouts: { connectMs?: number; commandMs?: number } = {},
   ) {
     this.redis = new Redis(redisUrl, {
@@ -104,17 +115,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
     // errors surface on the command; this only keeps ioredis from logging unhandled 'error' events
     this.redis.on('error', () => {});
-    this.redis.defineCommand('itineraRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  }
-
-  async peek(key: string): Promise<WindowHit> {
-    this.assertConnected();
-    const [[, count], [, ttl]] = (await this.redis
-      .multi()
-      .get(this.prefix + key)
-      .pttl(this.prefix + key)
-      .exec()) as [[unknown, string | null], [unknown, number]];
-    return count === null || ttl <= 0 ? { count: 0, resetMs: 0 } : { count: Number(count), resetMs: Number(ttl) };
+    // keys as before the plugin: prefix + limit name + ':' + client, so windows carry over a deploy
+    this.store = new PluginRedisStore(false, false, this.redis, prefix);
   }
 
   private assertConnected(): void {
@@ -124,12 +126,24 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowHit> {
+  private call(run: (cb: (err: Error | null, res: { current: number; ttl: number } | null) => void) => void) {
     this.assertConnected();
-    const run = (this.redis as unknown as Record<string, (k: string, ms: number) => Promise<[number, number]>>)
-      .itineraRateHit;
-    const [count, ttl] = await run.call(this.redis, this.prefix + key, windowMs);
-    return { count: Number(count), resetMs: Number(ttl) };
+    return new Promise<WindowHit>((resolve, reject) =>
+      run((err, res) =>
+        err || !res
+          ? reject(err ?? new Error('no answer'))
+          : resolve({ count: Number(res.current), resetMs: Number(res.ttl) }),
+      ),
+    );
+  }
+
+  async hit(key: string, windowMs: number): Promise<WindowHit> {
+    return this.call((cb) => this.store.incr(key, cb, windowMs, 0));
+  }
+
+  async peek(key: string): Promise<WindowHit> {
+    const w = await this.call((cb) => this.store.read(key, cb));
+    return w.count === 0 || w.resetMs <= 0 ? { count: 0, resetMs: 0 } : w;
   }
 
   async close(): Promise<void> {
@@ -168,45 +182,99 @@ interface Logger {
   error(obj: object, msg: string): void;
 }
 
+// Requests let through because the store did not answer, per limit name, since the process
+// started: the metric itinera_rate_limit_store_failures_total (GET /metrics) reads them.
+const storeFailures = new Map<string, number>();
+
+/** the fail-open count per limit name, for the metrics endpoint */
+export function rateLimitStoreFailures(): ReadonlyMap<string, number> {
+  return storeFailures;
+}
+
+/** Logs a store failure the limiter lets through (fail open) and counts it for the metric. */
+export function storeFailed(log: Logger, err: unknown, limit: string, message: string): void {
+  storeFailures.set(limit, (storeFailures.get(limit) ?? 0) + 1);
+  log.error({ err, limit }, message);
+}
+
+type Check = ReturnType<FastifyInstance['createRateLimit']>;
+
+/**
+ * Registers @fastify/rate-limit on the app (not on any route by itself) over the app's store:
+ * skipOnError, so a store that does not answer lets requests through (logged, counted for
+ * itinera_rate_limit_store_failures_total).
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  source: { rateLimits: RateLimitStore; log: Logger },
+): Promise<void> {
+  class AppStore {
+    incr(key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, windowMs: number) {
+      source.rateLimits.hit(key, windowMs).then(
+        (w) => cb(null, { current: w.count, ttl: w.resetMs }),
+        (err: Error) => {
+          storeFailed(
+            source.log,
+            err,
+            key.slice(0, key.indexOf(':')),
+            'rate limit store unavailable; request let through',
+          );
+          cb(err);
+        },
+      );
+    }
+    child() {
+      return this;
+    }
+  }
+  await app.register(fastifyRateLimit, { global: false, skipOnError: true, store: AppStore });
+}
+
 /**
  * A Fastify hook (use as onRequest, so refused requests cost no parsing or validation) that
- * answers 429 `too_many_requests` with Retry-After once a client IP passes `max` requests in a
- * window. Accepts the app context (its shared store) or a store.
+ * answers 429 `too_many_requests` with Retry-After once a client passes `max` requests in a
+ * window. The counting is the plugin's (registerRateLimits); the answer is ours.
  */
-export function rateLimit(
-  source: { rateLimits: RateLimitStore; log?: Logger } | RateLimitStore,
-  rule: RateLimitRule,
-): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const store = 'rateLimits' in source ? source.rateLimits : source;
-  const log = 'rateLimits' in source ? source.log : undefined;
+export function rateLimit(rule: RateLimitRule): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const windowMs = rule.windowSeconds * 1000;
+  const who = (request: FastifyRequest) => (rule.key ? rule.key(request) : request.ip);
+  const checks = new WeakMap<FastifyInstance, Check>();
   return async (request, reply) => {
-    const who = rule.key ? rule.key(request) : request.ip;
-    if (who === undefined) return;
-    let hit: WindowHit;
-    try {
-      hit = await store.hit(`${rule.name}:${who}`, windowMs);
-    } catch (err) {
-      // the limiter is a guard, not a dependency: with its store down, serve rather than fail
-      (log ?? request.log).error({ err, limit: rule.name }, 'rate limit store unavailable; request let through');
-      return;
+    let check = checks.get(request.server);
+    if (!check) {
+      check = request.server.createRateLimit({
+        max: rule.max,
+        timeWindow: windowMs,
+        keyGenerator: (req) => `${rule.name}:${who(req)}`,
+        // a request the rule has no key for is not counted by it
+        allowList: (req) => who(req) === undefined,
+      });
+      checks.set(request.server, check);
     }
-    const remaining = Math.max(0, rule.max - hit.count);
+    const result = await check(request);
+    if (result.isAllowed) return;
     reply.header('x-ratelimit-limit', String(rule.max));
-    reply.header('x-ratelimit-remaining', String(remaining));
-    if (hit.count > rule.max) throw tooManyRequests(hit.resetMs);
+    reply.header('x-ratelimit-remaining', String(result.remaining));
+    if (result.isExceeded) throw tooManyRequests(result.ttl);
   };
 }
 
-function tooManyRequests(resetMs: number): AppError {
+/** 429 `too_many_requests` with Retry-After (whole seconds, at least 1). */
+export function tooManyRequests(resetMs: number, message?: (retryAfter: number) => string): AppError {
   const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
   return new AppError(
     429,
     'too_many_requests',
-    `Too many requests. Please try again in ${retryAfter} seconds.`,
+    message ? message(retryAfter) : `Too many requests. Please try again in ${retryAfter} seconds.`,
     undefined,
     { 'retry-after': String(retryAfter) },
   );
+}
+
+/** who is signing in: a request, or its address and logger */
+export interface LoginClient {
+  ip: string;
+  log?: Logger;
 }
 
 /**
@@ -229,28 +297,34 @@ export class LoginThrottle {
     this.windowMs = rule.windowSeconds * 1000;
   }
 
-  private key(request: FastifyRequest): string {
-    return `${this.rule.name}:${request.ip}`;
+  private key(client: LoginClient): string {
+    return `${this.rule.name}:${client.ip}`;
+  }
+
+  private logOf(client: LoginClient): Logger {
+    const log = this.source.log ?? client.log;
+    if (!log) throw new Error('LoginThrottle needs a logger');
+    return log;
   }
 
   /** throws 429 while the client is locked out; call before checking the credentials */
-  async assertAllowed(request: FastifyRequest): Promise<void> {
+  async assertAllowed(client: LoginClient, message?: (retryAfter: number) => string): Promise<void> {
     let current: WindowHit;
     try {
-      current = await this.source.rateLimits.peek(this.key(request));
+      current = await this.source.rateLimits.peek(this.key(client));
     } catch (err) {
-      (this.source.log ?? request.log).error({ err, limit: this.rule.name }, 'login throttle store unavailable');
+      storeFailed(this.logOf(client), err, this.rule.name, 'login throttle store unavailable; attempt let through');
       return;
     }
-    if (current.count >= this.rule.maxFailures) throw tooManyRequests(current.resetMs);
+    if (current.count >= this.rule.maxFailures) throw tooManyRequests(current.resetMs, message);
   }
 
   /** counts one failed attempt */
-  async failed(request: FastifyRequest): Promise<void> {
+  async failed(client: LoginClient): Promise<void> {
     try {
-      await this.source.rateLimits.hit(this.key(request), this.windowMs);
+      await this.source.rateLimits.hit(this.key(client), this.windowMs);
     } catch (err) {
-      (this.source.log ?? request.log).error({ err, limit: this.rule.name }, 'login throttle store unavailable');
+      storeFailed(this.logOf(client), err, this.rule.name, 'login throttle store unavailable; failure not counted');
     }
   }
 }

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../src/modules/checkout/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../support/checkout-fixture.js';
+import { faultTally } from '../support/fault-tally.js';
+
+const tally = faultTally('fuzz');
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const DEPLOYMENT_TOKEN = 'fuzz-deployment-token';
@@ -249,6 +252,7 @@ describe('fuzz: every request body of the OpenAPI document', () => {
         )
         .catch(() => {});
     }
+    tally.probes += totals.cases;
     console.log(
       `fuzz: ${totals.endpoints} endpoints, ${totals.cases} cases, ${totals.failures} failures; statuses ${JSON.stringify(statuses)}`,
     );

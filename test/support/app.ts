@@ -28,6 +28,7 @@ const UNLIMITED = {
   RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR: '1000000',
   RATE_LIMIT_PUBLIC_WRITES: '1000000',
   RATE_LIMIT_SIGNED_LINKS: '1000000',
+  RATE_LIMIT_CONFIRMATION_LOOKUPS: '1000000',
 };
 
 /** A complete production configuration (config.ts refuses production without each of these). */
@@ -52,6 +53,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',
     APP_URL: 'http://api.test',
+    // the tests play a local reverse proxy that sets X-Forwarded-For (the default trusts none)
+    TRUSTED_PROXIES: '127.0.0.1,::1',
     ...UNLIMITED,
     // a generous command deadline: in-process PGlite can hold the event loop long enough on a busy
     // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)

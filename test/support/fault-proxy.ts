@@ -4,6 +4,8 @@
 //            (a server that accepts but never answers; a network that blackholes)
 //   drop     resets every open connection, and each new one as soon as it arrives
 //   refuse   stops listening: connections are refused (ECONNREFUSED), open ones are reset
+//   stallOn(text) passes until a client sends `text` (e.g. COMMIT), then stalls that connection with
+//            the text held back: a network that fails at the worst moment of a transaction
 // `faults` counts the connections that met a fault, for the suite's report.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -12,10 +14,14 @@ export type FaultMode = 'pass' | 'stall' | 'drop' | 'refuse';
 interface Pair {
   client: Socket;
   upstream?: Socket;
+  /** client bytes not forwarded yet (stalled) */
+  held: Buffer[];
+  stalled: boolean;
 }
 
 export class FaultProxy {
   private mode: FaultMode = 'pass';
+  private trigger: string | undefined;
   private server?: Server;
   private readonly pairs = new Set<Pair>();
   /** connections that met a fault (dropped, refused while open, stalled) */
@@ -50,9 +56,16 @@ export class FaultProxy {
     return this.mode;
   }
 
+  /** Passes traffic until a client sends `text` (case-insensitive), then stalls that connection. */
+  async stallOn(text: string): Promise<void> {
+    await this.set('pass');
+    this.trigger = text.toLowerCase();
+  }
+
   async set(mode: FaultMode): Promise<void> {
     const was = this.mode;
     this.mode = mode;
+    this.trigger = undefined;
     if (mode === 'drop' || mode === 'refuse') {
       for (const p of this.pairs) this.reset(p);
     }
@@ -66,7 +79,8 @@ export class FaultProxy {
     }
     if (was === 'refuse' && mode !== 'refuse') await this.listen();
     if (mode === 'pass') {
-      for (const p of this.pairs) this.resume(p);
+      // only stalled connections: piping a passing one again would deliver its answers twice
+      for (const p of this.pairs) if (p.stalled) this.resume(p);
     }
   }
 
@@ -87,7 +101,7 @@ export class FaultProxy {
   }
 
   private accept(client: Socket): void {
-    const pair: Pair = { client };
+    const pair: Pair = { client, held: [], stalled: false };
     this.pairs.add(pair);
     client.on('error', () => {});
     client.on('close', () => {
@@ -100,6 +114,7 @@ export class FaultProxy {
     }
     if (this.mode === 'stall') {
       this.faults++;
+      pair.stalled = true;
       client.pause(); // held open, never read, never answered
       return;
     }
@@ -111,14 +126,23 @@ export class FaultProxy {
     pair.upstream = upstream;
     upstream.on('error', () => pair.client.destroy());
     upstream.on('close', () => pair.client.destroy());
-    pair.client.pipe(upstream);
+    pair.client.on('data', (chunk: Buffer) => this.forward(pair, chunk));
     upstream.pipe(pair.client);
+  }
+
+  private forward(pair: Pair, chunk: Buffer): void {
+    if (!pair.stalled && this.trigger && chunk.toString('latin1').toLowerCase().includes(this.trigger)) {
+      this.trigger = undefined;
+      this.stallPair(pair);
+    }
+    if (pair.stalled) pair.held.push(chunk);
+    else pair.upstream?.write(chunk);
   }
 
   private stallPair(p: Pair): void {
     this.faults++;
+    p.stalled = true;
     if (p.upstream) {
-      p.client.unpipe(p.upstream);
       p.upstream.unpipe(p.client);
       p.upstream.pause();
     }
@@ -126,13 +150,14 @@ export class FaultProxy {
   }
 
   private resume(p: Pair): void {
+    p.stalled = false;
     if (!p.upstream) {
       // stalled before it ever reached the server: connect it now
       this.connectUpstream(p);
       p.client.resume();
       return;
     }
-    p.client.pipe(p.upstream);
+    for (const chunk of p.held.splice(0)) p.upstream.write(chunk);
     p.upstream.pipe(p.client);
     p.client.resume();
     p.upstream.resume();

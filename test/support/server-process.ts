@@ -58,6 +58,8 @@ export async function startServer(
     NODE_ENV: '',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
+    // the tests and the bench play a local proxy that sets X-Forwarded-For (the default trusts none)
+    TRUSTED_PROXIES: '127.0.0.1,::1',
     PORT: String(port),
     LOAD_DEMO_DATA: 'false',
     REDIS_URL: '',

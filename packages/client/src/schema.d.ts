@@ -6558,7 +6558,7 @@ export interface paths {
         };
         /**
          * Confirmation data of a paid booking
-         * @description Confirmation data of a paid booking.
+         * @description What the confirmation page shows, nothing more (the reference is the only key). Limited per client IP (RATE_LIMIT_CONFIRMATION_LOOKUPS a minute; 429 too_many_requests with Retry-After).
          */
         get: {
             parameters: {
@@ -6590,15 +6590,12 @@ export interface paths {
                                 travelers: number;
                                 hero_image: string | null;
                                 trip_url: string | null;
-                                departure_date: string | null;
+                                /** @description the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled */
+                                status: string;
                                 /** @description deposit and balance payments so far */
                                 amount_paid: number | null;
                                 /** @description what remains to pay (0 when fully paid) */
                                 balance_due: number | null;
-                                /** @description when the balance is charged to the saved card; null when nothing remains */
-                                balance_due_date: string | null;
-                                /** @description the booking's status; 'cancelled' once cancelled */
-                                status: string;
                                 /** @description refunded to the card so far (pending and succeeded refunds) */
                                 refunded: number;
                             };
@@ -6612,6 +6609,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
                     };
                 };
             };

@@ -26,6 +26,9 @@ export const adminUsers = pgTable(
     passwordHash: text('password_hash').notNull(),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** failed sign-ins since the last correct one (the account's growing delay) */
+    failedSignIns: integer('failed_sign_ins').notNull().default(0),
+    lastFailedSignInAt: timestamp('last_failed_sign_in_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [uniqueIndex('admin_users_email').on(sql`lower(${t.email})`)],

@@ -47,6 +47,7 @@ export function userForm(
     disabled: Boolean(opts.user?.disabledAt),
   };
   const editing = Boolean(opts.user);
+  const own = opts.user?.id === p.actor.userId;
   const title = editing ? `Edit ${opts.user!.name}` : 'New admin user';
   return layout(
     p,
@@ -57,12 +58,49 @@ export function userForm(
 <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" required value="${v.email}"></div>
 <div class="field"><label for="password">${editing ? 'New password (leave empty to keep)' : 'Password'}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" ${editing ? '' : html`required`} minlength="12"></div>
+${
+  own
+    ? html`<div class="field"><label for="current_password">Your current password (to change your password or e-mail)</label>
+<input id="current_password" name="current_password" type="password" autocomplete="current-password"></div>`
+    : ''
+}
 <fieldset><legend>Roles</legend>${opts.roles.map(
       (r) =>
         html`<label><input type="checkbox" name="roles" value="${r.name}"${v.roles.includes(r.name) ? html` checked` : ''}> ${r.label} <code>${r.name}</code></label>`,
     )}</fieldset>
 ${editing ? html`<fieldset><legend>Access</legend><label><input type="checkbox" name="disabled" value="1"${v.disabled ? html` checked` : ''}> Disabled (signs the user out everywhere)</label></fieldset>` : ''}
 <div class="actions"><button type="submit">${editing ? 'Save' : 'Create admin user'}</button><a class="button secondary" href="/admin/users">Cancel</a></div></form>`,
+  );
+}
+
+// ------------------------------------------------------------------------------------ own sessions
+
+export function sessionsPage(
+  p: PageContext,
+  sessions: {
+    idHash: string;
+    ip: string | null;
+    userAgent: string | null;
+    createdAt: Date;
+    lastSeenAt: Date;
+    current: boolean;
+  }[],
+  done?: string,
+): string {
+  const others = sessions.filter((s) => !s.current).length;
+  return layout(
+    p,
+    'Your sessions',
+    html`<h1>Your sessions</h1>${notice(done)}
+<p>Every browser signed in to your account. End the ones you do not recognise, then change your password.</p>
+${others ? html`<form method="post" action="/admin/sessions/end" class="actions">${csrfField(p.csrfToken)}<button type="submit">Sign out all other sessions</button></form>` : ''}
+<div class="card table-wrap"><table><thead><tr><th>Signed in</th><th>Last used</th><th>Address</th><th>Browser</th><th>Action</th></tr></thead><tbody>
+${sessions.map(
+  (
+    s,
+  ) => html`<tr><td>${when(s.createdAt)}</td><td>${when(s.lastSeenAt)}</td><td>${s.ip ?? ''}</td><td>${s.userAgent ?? ''}</td>
+<td>${s.current ? html`<span class="muted">this browser</span>` : html`<form method="post" action="/admin/sessions/end">${csrfField(p.csrfToken)}<input type="hidden" name="session" value="${s.idHash}"><button type="submit" class="secondary" aria-label="Sign out the session from ${s.ip ?? 'an unknown address'} signed in ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC">Sign out</button></form>`}</td></tr>`,
+)}</tbody></table></div>`,
   );
 }
 

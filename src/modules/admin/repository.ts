@@ -1,5 +1,5 @@
 // SQL of the admin module: users, roles and their permissions, sessions and the audit log.
-import { and, asc, count, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import {
   adminAuditLog,
@@ -41,11 +41,27 @@ export async function insertUser(
 export async function updateUser(
   db: DbOrTx,
   id: number,
-  change: Partial<Pick<AdminUserRow, 'name' | 'email' | 'passwordHash' | 'disabledAt' | 'lastLoginAt'>>,
+  change: Partial<
+    Pick<
+      AdminUserRow,
+      'name' | 'email' | 'passwordHash' | 'disabledAt' | 'lastLoginAt' | 'failedSignIns' | 'lastFailedSignInAt'
+    >
+  >,
 ): Promise<void> {
   await db
     .update(adminUsers)
     .set({ ...change, updatedAt: new Date() })
+    .where(eq(adminUsers.id, id));
+}
+
+/** One more failed sign-in; the count starts again when the last failure is older than `forgetBefore`. */
+export async function recordFailedSignIn(db: DbOrTx, id: number, at: Date, forgetBefore: Date): Promise<void> {
+  await db
+    .update(adminUsers)
+    .set({
+      failedSignIns: sql`CASE WHEN ${adminUsers.lastFailedSignInAt} IS NULL OR ${adminUsers.lastFailedSignInAt} < ${forgetBefore} THEN 1 ELSE ${adminUsers.failedSignIns} + 1 END`,
+      lastFailedSignInAt: at,
+    })
     .where(eq(adminUsers.id, id));
 }
 
@@ -130,8 +146,30 @@ export async function deleteSession(db: DbOrTx, idHash: string): Promise<void> {
   await db.delete(adminSessions).where(eq(adminSessions.idHash, idHash));
 }
 
-export async function deleteSessionsOf(db: DbOrTx, userId: number): Promise<void> {
-  await db.delete(adminSessions).where(eq(adminSessions.userId, userId));
+/** Ends every session of `userId`, but the one `keep` (the acting browser's) when given. */
+export async function deleteSessionsOf(db: DbOrTx, userId: number, keep?: string): Promise<number> {
+  const gone = await db
+    .delete(adminSessions)
+    .where(and(eq(adminSessions.userId, userId), keep ? ne(adminSessions.idHash, keep) : undefined))
+    .returning({ id: adminSessions.idHash });
+  return gone.length;
+}
+
+export async function sessionsOf(db: DbOrTx, userId: number): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(adminSessions)
+    .where(eq(adminSessions.userId, userId))
+    .orderBy(desc(adminSessions.lastSeenAt));
+}
+
+/** Ends one session of `userId` (a session of someone else is left alone); true when it existed. */
+export async function deleteSessionOf(db: DbOrTx, userId: number, idHash: string): Promise<boolean> {
+  const gone = await db
+    .delete(adminSessions)
+    .where(and(eq(adminSessions.userId, userId), eq(adminSessions.idHash, idHash)))
+    .returning({ id: adminSessions.idHash });
+  return gone.length > 0;
 }
 
 export async function pruneSessions(db: DbOrTx, now: Date, idleBefore: Date): Promise<number> {

@@ -1,16 +1,16 @@
 // HTTP of the console's own pages: sign-in and sign-out, home, admin users, roles, API tokens and
 // the audit log (the notifications pages are the notifications module's). Every route goes through
 // `guard` with its permission; the services check it again and write the audit log.
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  csrfToken,
+  csrfValid,
   field,
   fields,
   guard,
   loginCookieName,
   pageOf,
   readCookie,
-  sameToken,
   sendPage,
   sessionCookieName,
   sessionOf,
@@ -19,7 +19,7 @@ import {
 import { confirmPage, loginPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { auditPage, rolesPage, tokensPage, userForm, usersPage } from './pages.js';
+import { auditPage, rolesPage, sessionsPage, tokensPage, userForm, usersPage } from './pages.js';
 import * as admin from './service.js';
 
 const hidden = { hide: true };
@@ -41,6 +41,7 @@ const DONE: Record<string, string> = {
   created: 'Saved: created.',
   saved: 'Saved.',
   revoked: 'Token revoked.',
+  ended: 'Signed out there.',
 };
 const doneOf = (request: FastifyRequest) => DONE[(request.query as { done?: string }).done ?? ''];
 
@@ -58,9 +59,9 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
     view: { email?: string; error?: string; next?: string },
     status = 200,
   ) => {
-    // double-submit token: the form carries the value of a cookie only our pages can set
-    const token = randomBytes(24).toString('base64url');
-    setCookie(ctx, reply, loginCookieName(ctx), token, { sameSite: 'Strict', maxAgeSeconds: 3600 });
+    // the form's token is made from a secret in a cookie only our pages can set (SameSite=Strict)
+    const { token, secret } = csrfToken(reply.request, reply);
+    setCookie(ctx, reply, loginCookieName(ctx), secret, { sameSite: 'Strict', maxAgeSeconds: 3600 });
     return sendPage(reply, loginPage({ ...view, token }), status);
   };
 
@@ -74,7 +75,7 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
     const body = request.body;
     const email = field(body, 'email').slice(0, 255);
     const next = safeNext(field(body, 'next') || undefined);
-    if (!sameToken(field(body, '_csrf'), readCookie(request, loginCookieName(ctx)))) {
+    if (!(await csrfValid(request, readCookie(request, loginCookieName(ctx))))) {
       return loginForm(reply, { email, next, error: 'The sign-in form expired. Please try again.' }, 403);
     }
     try {
@@ -151,6 +152,7 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
       await admin.updateAdminUser(ctx, p.actor, id, {
         ...values,
         password: field(request.body, 'password') || undefined,
+        currentPassword: field(request.body, 'current_password') || undefined,
       });
       return reply.redirect('/admin/users?done=saved', 303);
     } catch (err) {
@@ -158,6 +160,18 @@ export async function adminConsoleRoutes(scope: FastifyInstance, ctx: AppContext
       const [user, roles] = await Promise.all([admin.adminUser(ctx, p.actor, id), admin.listAdminRoles(ctx, p.actor)]);
       return sendPage(reply, userForm(p, { user, roles, values, error: err.message }), err.status);
     }
+  });
+
+  // --------------------------------------------------------------------------- own sessions
+  scope.get('/admin/sessions', opts(ctx), async (request, reply) => {
+    const p = pageOf(request);
+    return sendPage(reply, sessionsPage(p, await admin.ownSessions(ctx, p.actor), doneOf(request)));
+  });
+
+  scope.post('/admin/sessions/end', opts(ctx), async (request, reply) => {
+    const session = field(request.body, 'session');
+    await admin.endOwnSessions(ctx, pageOf(request).actor, session || 'others');
+    return reply.redirect('/admin/sessions?done=ended', 303);
   });
 
   // --------------------------------------------------------------------------- roles

@@ -5,12 +5,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { LoginThrottle, tooManyRequests } from '../../platform/rate-limit.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/service.js';
+import { queueOperatorNotice } from '../mail/service.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
 import { assertAllowed, type Grant, isPermission, SUPER_ADMIN_ROLE } from './permissions.js';
 import * as repo from './repository.js';
+import { FORGET_FAILURES_AFTER_SECONDS, signInWaitMs } from './rules.js';
 
-type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'rateLimits'>;
+type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'rateLimits' | 'log'>;
 /** what writing users and the audit log needs (the command line has no rate limits) */
 type Store = Pick<AppContext, 'database' | 'clock'>;
 
@@ -22,14 +25,16 @@ export interface AdminActor {
   roles: string[];
   grant: Grant;
   ip?: string;
+  /** sha256 of the acting browser's session id (kept when the admin changes their own password) */
+  sessionHash?: string;
 }
 
 export const LOGIN_LIMITS = {
-  /** attempts per client IP */
-  perIp: { max: 20, windowSeconds: 5 * 60 },
-  /** attempts per e-mail address, from anywhere */
-  perAccount: { max: 8, windowSeconds: 15 * 60 },
+  /** failed attempts per client IP: a flood from one address is refused */
+  perIp: { name: 'admin-login-ip', maxFailures: 20, windowSeconds: 5 * 60 },
 };
+
+const TOO_MANY = (retryAfter: number) => `Too many sign-in attempts. Try again in ${retryAfter} seconds.`;
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
 const ROLE_NAME = /^[a-z][a-z0-9_]{1,49}$/;
@@ -95,7 +100,12 @@ export async function createAdminUser(
   input: { email: string; name: string; password?: string; passwordHash?: string; roles: string[] },
   actor?: AdminActor,
 ) {
-  if (actor) assertAllowed(actor.grant, 'manage_admin');
+  if (actor) {
+    assertAllowed(actor.grant, 'manage_admin');
+    if (input.roles.includes(SUPER_ADMIN_ROLE) && !actor.grant.superAdmin) {
+      throw new AppError(403, 'super_admin_only', 'Only a super admin can grant super_admin or change a super admin.');
+    }
+  }
   checkUserFields(input);
   if (!input.passwordHash) checkPasswordRules(input.password ?? '');
   const roleIds = await roleIdsOf(ctx, input.roles);
@@ -138,23 +148,73 @@ export async function adminUser(ctx: Ctx, actor: AdminActor, id: number) {
   return { ...user, roles };
 }
 
-/** Name, e-mail, roles, a new password, disabled or not. Disabling (or a new password) ends the user's sessions. */
+const sameRoles = (a: string[], b: string[]) => [...new Set(a)].sort().join() === [...new Set(b)].sort().join();
+
+/**
+ * Who may change what of an admin user: only a super admin grants super_admin or changes a super
+ * admin (manage_admin alone is not super_admin in disguise); nobody changes their own roles or
+ * disables themselves (someone else must).
+ */
+function assertMayChange(
+  actor: AdminActor,
+  target: { id: number; roles: string[] },
+  change: { roles: string[]; disabled?: boolean },
+): void {
+  const touchesSuper = target.roles.includes(SUPER_ADMIN_ROLE) || change.roles.includes(SUPER_ADMIN_ROLE);
+  if (touchesSuper && !actor.grant.superAdmin) {
+    throw new AppError(403, 'super_admin_only', 'Only a super admin can grant super_admin or change a super admin.');
+  }
+  if (target.id !== actor.userId) return;
+  if (!sameRoles(target.roles, change.roles)) {
+    throw new AppError(409, 'own_roles', 'You cannot change your own roles. Ask another administrator.');
+  }
+  if (change.disabled) throw new AppError(409, 'own_account', 'You cannot disable your own account.');
+}
+
+/**
+ * Name, e-mail, roles, a new password, disabled or not. Disabling or a new password ends the user's
+ * sessions (the acting admin's own change keeps the browser they made it from). A change of one's
+ * own password or e-mail needs the current password; a password set by someone else is e-mailed
+ * to the user (so a takeover does not go unnoticed).
+ */
 export async function updateAdminUser(
   ctx: Ctx,
   actor: AdminActor,
   id: number,
-  change: { name: string; email: string; roles: string[]; disabled: boolean; password?: string },
+  change: {
+    name: string;
+    email: string;
+    roles: string[];
+    disabled: boolean;
+    password?: string;
+    currentPassword?: string;
+  },
 ) {
   assertAllowed(actor.grant, 'manage_admin');
   const before = await adminUser(ctx, actor, id);
   checkUserFields(change);
   if (change.password) checkPasswordRules(change.password);
-  // an admin cannot lock themselves out (someone else must do it)
-  const dropsOwnSuperAdmin = before.roles.includes(SUPER_ADMIN_ROLE) && !change.roles.includes(SUPER_ADMIN_ROLE);
-  if (id === actor.userId && (change.disabled || dropsOwnSuperAdmin)) {
-    throw new AppError(409, 'own_account', 'You cannot disable your own account or remove your own super_admin role.');
-  }
+  assertMayChange(actor, before, change);
   const email = change.email.trim().toLowerCase();
+  const own = id === actor.userId;
+  if (own && (change.password || email !== before.email)) {
+    const ok = await verifyPassword(before.passwordHash, change.currentPassword ?? '');
+    if (!ok) {
+      await audit(ctx, actor, {
+        action: 'admin_user.current_password_refused',
+        resourceType: 'admin_user',
+        resourceId: id,
+      });
+      throw new AppError(
+        422,
+        'current_password_required',
+        'To change your password or e-mail, give your current password.',
+        {
+          current_password: ['your current password'],
+        },
+      );
+    }
+  }
   const other = await repo.findUserByEmail(ctx.database.db, email);
   if (other && other.id !== id) {
     throw new AppError(409, 'admin_exists', `An admin user with the e-mail ${email} exists.`, {
@@ -173,7 +233,22 @@ export async function updateAdminUser(
       ...(passwordHash ? { passwordHash } : {}),
     });
     await repo.setUserRoles(tx, id, roleIds);
-    if (change.disabled || passwordHash) await repo.deleteSessionsOf(tx, id);
+    if (change.disabled || passwordHash) await repo.deleteSessionsOf(tx, id, own ? actor.sessionHash : undefined);
+    if (passwordHash && !own) {
+      await queueOperatorNotice(tx, {
+        key: `admin-password-changed:${id}:${now.getTime()}`,
+        kind: 'admin_password_changed',
+        to: before.email,
+        subject: 'Your itinera console password was changed',
+        text: [
+          `Hello ${before.name},`,
+          '',
+          `${actor.name} (${actor.email}) set a new password for your itinera console account on ${now.toISOString()}.`,
+          'You were signed out everywhere. Ask them for the new password, or, if you did not expect this, tell your security contact at once.',
+        ].join('\n'),
+        at: now,
+      });
+    }
   });
   await audit(ctx, actor, {
     action: change.disabled && !before.disabledAt ? 'admin_user.disable' : 'admin_user.update',
@@ -265,35 +340,35 @@ export async function revokeToken(ctx: Ctx, actor: AdminActor, id: number) {
 // ------------------------------------------------------------------------------------ sign-in
 
 /**
- * Checks e-mail and password under the per-IP and per-account limits. Every refusal says the same
- * thing, whether the e-mail is unknown, the password wrong or the account disabled.
+ * Checks e-mail and password. Only failures count: per client IP (after 20 in 5 minutes every
+ * attempt from it is refused until the window ends) and per account (after 5, each attempt waits a
+ * growing delay after the last failure; see rules.ts). A correct password resets the account's
+ * count. Every refusal says the same thing, whether the e-mail is unknown, the password wrong or
+ * the account disabled. The per-IP count is in the rate-limit store and fails open when it is
+ * down; the account's count is in the database.
  */
 export async function authenticate(ctx: Ctx, email: string, password: string, ip: string) {
   const account = email.trim().toLowerCase().slice(0, 255);
-  for (const [key, rule] of [
-    [`admin-login-ip:${ip}`, LOGIN_LIMITS.perIp],
-    [`admin-login-account:${account}`, LOGIN_LIMITS.perAccount],
-  ] as const) {
-    const hit = await ctx.rateLimits.hit(key, rule.windowSeconds * 1000);
-    if (hit.count > rule.max) {
-      const retryAfter = Math.max(1, Math.ceil(hit.resetMs / 1000));
-      throw new AppError(
-        429,
-        'too_many_requests',
-        `Too many sign-in attempts. Try again in ${retryAfter} seconds.`,
-        undefined,
-        {
-          'retry-after': String(retryAfter),
-        },
-      );
-    }
-  }
+  const perIp = new LoginThrottle(ctx, LOGIN_LIMITS.perIp);
+  await perIp.assertAllowed({ ip }, TOO_MANY);
   const user = await repo.findUserByEmail(ctx.database.db, account);
+  const now = ctx.clock.now();
+  if (user) {
+    const waitMs = signInWaitMs({ failures: user.failedSignIns, lastFailedAt: user.lastFailedSignInAt }, now);
+    if (waitMs > 0) throw tooManyRequests(waitMs, TOO_MANY);
+  }
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
   if (!user || !ok || user.disabledAt) {
+    await perIp.failed({ ip });
+    if (user) {
+      const forgetBefore = new Date(now.getTime() - FORGET_FAILURES_AFTER_SECONDS * 1000);
+      await repo.recordFailedSignIn(ctx.database.db, user.id, now, forgetBefore);
+    }
     await audit(ctx, { email: account.slice(0, 255) || '(empty)', userId: user?.id, ip }, { action: 'login.failed' });
     throw new AppError(401, 'invalid_credentials', 'The e-mail or password is not right.');
   }
+  if (user.failedSignIns > 0)
+    await repo.updateUser(ctx.database.db, user.id, { failedSignIns: 0, lastFailedSignInAt: null });
   return user;
 }
 
@@ -353,8 +428,54 @@ export async function resolveSession(ctx: Ctx, id: string, ip: string): Promise<
   const { roles, permissions } = await repo.rolesOfUser(db, user.id);
   return {
     csrfToken: session.csrfToken,
-    actor: { userId: user.id, email: user.email, name: user.name, roles, grant: grantOf(roles, permissions), ip },
+    actor: {
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      roles,
+      grant: grantOf(roles, permissions),
+      ip,
+      sessionHash: idHash,
+    },
   };
+}
+
+/** The admin's own live sessions, newest use first; `current` marks the browser asking. */
+export async function ownSessions(ctx: Ctx, actor: AdminActor) {
+  const now = ctx.clock.now().getTime();
+  const idleMs = ctx.config.admin.sessionIdleMinutes * 60_000;
+  const rows = await repo.sessionsOf(ctx.database.db, actor.userId);
+  return rows
+    .filter((s) => s.expiresAt.getTime() > now && now - s.lastSeenAt.getTime() <= idleMs)
+    .map((s) => ({
+      idHash: s.idHash,
+      ip: s.ip,
+      userAgent: s.userAgent,
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt,
+      current: s.idHash === actor.sessionHash,
+    }));
+}
+
+/** Ends one of the admin's own other sessions, or all of them ('others'); the number ended. */
+export async function endOwnSessions(ctx: Ctx, actor: AdminActor, which: string | 'others'): Promise<number> {
+  const db = ctx.database.db;
+  let ended: number;
+  if (which === 'others') ended = await repo.deleteSessionsOf(db, actor.userId, actor.sessionHash);
+  else {
+    if (which === actor.sessionHash) {
+      throw new AppError(409, 'current_session', 'This is the session you are using: sign out instead.');
+    }
+    ended = (await repo.deleteSessionOf(db, actor.userId, which)) ? 1 : 0;
+    if (!ended) throw new AppError(404, 'session_not_found', 'No such session of yours.');
+  }
+  await audit(ctx, actor, {
+    action: 'admin_session.end',
+    resourceType: 'admin_user',
+    resourceId: actor.userId,
+    details: { ended },
+  });
+  return ended;
 }
 
 export async function endSession(ctx: Ctx, id: string): Promise<void> {

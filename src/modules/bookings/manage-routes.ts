@@ -67,7 +67,7 @@ const ManagedBooking = Type.Object({
 });
 
 export async function manageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limited = rateLimit(ctx, {
+  const limited = rateLimit({
     name: 'signed-links',
     max: ctx.config.writeLimits.signedLinksPerMinute,
     windowSeconds: 60,

@@ -60,7 +60,7 @@ function page(title: string, body: ReturnType<typeof html>): string {
 }
 
 export async function supplierConfirmationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limited = rateLimit(ctx, {
+  const limited = rateLimit({
     name: 'signed-links',
     max: ctx.config.writeLimits.signedLinksPerMinute,
     windowSeconds: 60,

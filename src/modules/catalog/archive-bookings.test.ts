@@ -128,7 +128,7 @@ describe('bookings of an archived product and offer', () => {
       booking_reference: b.reference,
       tour_name: 'Japón esencial',
       duration_days: 5,
-      departure_date: b.departureDate,
+      status: 'pending_land_confirmation',
       amount_paid: b.deposit,
       trip_url: null,
     });

@@ -63,7 +63,7 @@ describe('the whole checkout with a cookie jar', () => {
     const session = start.json().data;
     expect(session).toMatchObject({
       offer_id: c.offers.active,
-      booking_reference: expect.stringMatching(/^IT-[A-Z0-9]{6}$/),
+      booking_reference: expect.stringMatching(/^IT-[0-9A-HJKMNP-TV-Z]{10}$/),
       started_at: '2026-06-15T10:00:00.000Z',
       flight_selection: null,
       hotel_selections: [],

@@ -245,12 +245,12 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         {
           // every start writes a booking: limited per client IP and per visitor (its cookie)
           onRequest: [
-            rateLimit(ctx, {
+            rateLimit({
               name: 'checkout-start',
               max: ctx.config.writeLimits.checkoutStartsPerIp,
               windowSeconds: 60,
             }),
-            rateLimit(ctx, {
+            rateLimit({
               name: 'checkout-start-visitor',
               max: ctx.config.writeLimits.checkoutStartsPerVisitor,
               windowSeconds: 60,

@@ -178,10 +178,12 @@ describe('funnel', () => {
 });
 
 describe('bookingReference', () => {
-  it('is IT- and six unambiguous characters', () => {
-    const ref = bookingReference(new Uint8Array([0, 1, 2, 3, 250, 255]));
-    expect(ref).toMatch(/^IT-[34679ACDEFGHJKMNPQRTVWXY]{6}$/);
-    expect(bookingReference(new Uint8Array(6))).toBe('IT-333333');
+  it('is IT- and ten characters of the 32 of Crockford base32 (no I, L, O, U)', () => {
+    // bytes 0..31 map to the alphabet in order; higher bytes use their low 5 bits (255 -> 31 -> Z)
+    expect(bookingReference(new Uint8Array([0, 1, 9, 10, 17, 18, 20, 26, 31, 255]))).toBe('IT-019AHJMTZZ');
+    expect(bookingReference(new Uint8Array([32, 64, 96, 128, 160, 192, 224, 33, 65, 97]))).toBe('IT-0000000111');
+    expect(bookingReference(new Uint8Array(10))).toHaveLength(13);
+    expect(() => bookingReference(new Uint8Array(6))).toThrow(/10 random bytes/);
   });
 });
 

@@ -272,13 +272,20 @@ export function selectionHotelCostCents(
 // ---------------------------------------------------------------------------------------------
 // Booking reference
 
-/** Letters and digits that cannot be mistaken for each other (no 0/O, 1/I/L, 5/S, 8/B, 2/Z, U). */
-const REFERENCE_ALPHABET = '34679ACDEFGHJKMNPQRTVWXY';
+/**
+ * Crockford's base32: 32 letters and digits without I, L, O and U (no 1/I/L or 0/O mix-up), so each
+ * character is 5 random bits. References before issue 26 were 6 characters of a 24-letter alphabet
+ * (`IT-` + [34679ACDEFGHJKMNPQRTVWXY]{6}); they stay valid, only new ones are drawn this way.
+ */
+const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** characters of a new reference: 32^10 = 2^50 (10^15) references, not guessable by enumeration */
+export const REFERENCE_LENGTH = 10;
 
-/** `IT-` and 6 characters from random bytes (24^6 = 191 million references). */
+/** `IT-` and REFERENCE_LENGTH characters from as many random bytes (each byte's low 5 bits: no bias). */
 export function bookingReference(random: Uint8Array): string {
+  if (random.length < REFERENCE_LENGTH) throw new Error(`bookingReference needs ${REFERENCE_LENGTH} random bytes`);
   let out = 'IT-';
-  for (let i = 0; i < 6; i++) out += REFERENCE_ALPHABET[random[i] % REFERENCE_ALPHABET.length];
+  for (let i = 0; i < REFERENCE_LENGTH; i++) out += REFERENCE_ALPHABET[random[i]! & 31];
   return out;
 }
 

@@ -30,6 +30,7 @@ import {
   nonStandardBasePrice,
   type Rate,
   type RatesPerEur,
+  REFERENCE_LENGTH,
   roomTypeFits,
   STEP_AFTER,
   selectionHotelCostCents,
@@ -301,7 +302,7 @@ export class CheckoutService {
     // a taken reference inserts nothing (ON CONFLICT DO NOTHING) and is redrawn
     for (let attempt = 0; attempt < 8; attempt++) {
       const booking: NewBooking = {
-        reference: drawReference(randomBytes(6)),
+        reference: drawReference(randomBytes(REFERENCE_LENGTH)),
         offerId: offer.id,
         marketCode: scope.market.code,
         language: scope.lang,

@@ -140,7 +140,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             params: OfferParams,
             response: { 200: ok(EconomySearch), 404: ErrorBody, 429: ErrorBody },
           },
-          onRequest: rateLimit(ctx, { name: 'checkout-economy-search', max: 5, windowSeconds: 60 }),
+          onRequest: rateLimit({ name: 'checkout-economy-search', max: 5, windowSeconds: 60 }),
         },
         async (request) => {
           const scope = (request as Scoped).scope;
@@ -159,7 +159,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             params: OfferParams,
             response: { 200: ok(BusinessSearch), 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
           },
-          onRequest: rateLimit(ctx, { name: 'checkout-business-search', max: 10, windowSeconds: 60 }),
+          onRequest: rateLimit({ name: 'checkout-business-search', max: 10, windowSeconds: 60 }),
         },
         async (request) => {
           const scope = (request as Scoped).scope;

@@ -41,7 +41,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/leads',
     {
       config: { validationStatus: 422 },
-      onRequest: rateLimit(ctx, { name: 'leads', max: 5, windowSeconds: 60 }),
+      onRequest: rateLimit({ name: 'leads', max: 5, windowSeconds: 60 }),
       schema: {
         tags: ['leads'],
         summary: 'Capture a contact-form lead',

@@ -5,6 +5,7 @@
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
+import { escapeHtml } from '../../platform/html.js';
 import { claimDueMails, insertMail, listMails, markAttemptFailed, markSent } from './repository.js';
 import { MAIL_LEASE_SECONDS, nextMailAttempt } from './rules.js';
 import { renderSupplierMail, type SupplierMailFacts, type SupplierMailKind } from './supplier-templates.js';
@@ -51,6 +52,29 @@ function writeMail(
     htmlBody: rendered.html,
     nextAttemptAt: mail.at,
     createdAt: mail.at,
+  });
+}
+
+/**
+ * A plain-text notice to a console operator (not a customer: no booking, English), through the
+ * same outbox and delivery as the customer mails.
+ */
+export async function queueOperatorNotice(
+  tx: DbOrTx,
+  notice: { key: string; kind: string; to: string; subject: string; text: string; at: Date },
+): Promise<boolean> {
+  const escaped = escapeHtml(notice.text).replace(/\n/g, '<br>');
+  return insertMail(tx, {
+    key: notice.key,
+    kind: notice.kind,
+    bookingId: null,
+    toAddress: notice.to,
+    language: 'en',
+    subject: notice.subject,
+    textBody: notice.text,
+    htmlBody: `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><p>${escaped}</p></body></html>`,
+    nextAttemptAt: notice.at,
+    createdAt: notice.at,
   });
 }
 

@@ -27,7 +27,7 @@ export async function marketScoped(
   register: (scoped: FastifyInstance) => void | Promise<void>,
 ): Promise<void> {
   // every public write (checkout steps, flights, payment) counts against one per-IP limit
-  const writes = rateLimit(ctx, {
+  const writes = rateLimit({
     name: 'public-write',
     max: ctx.config.writeLimits.publicWritesPerMinute,
     windowSeconds: 60,

@@ -3,7 +3,7 @@
 // /storage serves either and the stored paths never change when a site moves to a bucket.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -72,13 +72,30 @@ export class LocalMediaStore implements MediaStore {
     return meta ? { ...meta, body: createReadStream(this.file(path)) } : null;
   }
 
-  /** written to a temporary name and renamed, so a reader never sees half a file */
+  /**
+   * Written to a temporary name and renamed, so a reader never sees half a file. A failed write
+   * removes its temporary file (a full disk would otherwise keep the partial bytes forever) and a
+   * full disk or quota is 507 `media_storage_full`.
+   */
   async put(path: string, bytes: Uint8Array): Promise<void> {
     const full = this.file(path);
-    await mkdir(dirname(full), { recursive: true });
     const tmp = `${full}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, full);
+    try {
+      await mkdir(dirname(full), { recursive: true });
+      await writeFile(tmp, bytes);
+      await rename(tmp, full);
+    } catch (err) {
+      await unlink(tmp).catch(() => {});
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        throw new AppError(
+          507,
+          'media_storage_full',
+          'The media storage is full: nothing was stored. Tell the operators.',
+        );
+      }
+      throw err;
+    }
   }
 }
 

@@ -2,12 +2,13 @@
 // write per request), the pages /health-dashboard, /pulse and /telescope behind the console's
 // sign-in (permission view_dashboard), and /metrics behind HTTP Basic in production and staging.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter } from 'prom-client';
 import { Type } from 'typebox';
 import { guard, pageOf, sendPage } from '../../console/http.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
-import { LoginThrottle } from '../../platform/rate-limit.js';
+import { LoginThrottle, rateLimitStoreFailures } from '../../platform/rate-limit.js';
 import { sharedCounter } from '../ops/alerts.js';
 import { registerBusinessMetrics } from './business-metrics.js';
 import { createHttpMetrics, SharedCounter } from './metrics.js';
@@ -99,6 +100,16 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     ) as unknown as Parameters<typeof metrics.registry.registerMetric>[0],
   );
   registerBusinessMetrics(metrics.registry, ctx);
+  new Counter({
+    name: 'itinera_rate_limit_store_failures_total',
+    help: 'Requests a rate limit let through because its store (Redis) did not answer, by limit (this process)',
+    labelNames: ['limit'],
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      for (const [limit, n] of rateLimitStoreFailures()) this.inc({ limit }, n);
+    },
+  });
   app.decorate('requestRecorder', recorder);
   app.addHook('onClose', () => recorder.close());
 

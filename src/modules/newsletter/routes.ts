@@ -57,7 +57,7 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
       validatorCompiler: documentedOnly,
       // for what the JSON parser itself refuses (a NUL character in a field, app.ts)
       config: { validationStatus: 422 },
-      onRequest: rateLimit(ctx, { name: 'newsletter', max: 5, windowSeconds: 60 }),
+      onRequest: rateLimit({ name: 'newsletter', max: 5, windowSeconds: 60 }),
     },
     async (request, reply) => {
       const result = await service.subscribe(request.body, storableIp(request.ip));

@@ -81,7 +81,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     '/api/deployments',
     {
       // limit first (every attempt counts, guessing tokens included), then the token, then the body
-      onRequest: [rateLimit(ctx, { name: 'deployments', max: 10, windowSeconds: 60 }), deploymentToken(ctx)],
+      onRequest: [rateLimit({ name: 'deployments', max: 10, windowSeconds: 60 }), deploymentToken(ctx)],
       config: { validationStatus: 422 },
       schema: {
         tags: ['ops'],
@@ -149,7 +149,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.get(
     '/health',
     {
-      onRequest: rateLimit(ctx, { name: 'health', max: HEALTH_RATE_PER_MINUTE, windowSeconds: 60 }),
+      onRequest: rateLimit({ name: 'health', max: HEALTH_RATE_PER_MINUTE, windowSeconds: 60 }),
       schema: {
         tags: ['ops'],
         summary: 'Health checks',

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
 import { Currency as CurrencyComponent, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
+import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { CheckoutSessions, type FlightSession } from '../flights/checkout-session.js';
 import { marketScoped } from '../markets/routes.js';
 import { verifiedEvent } from './gateway.js';
@@ -61,13 +62,12 @@ const Confirmation = Type.Object({
   travelers: Type.Integer(),
   hero_image: Type.Union([Type.String(), Type.Null()]),
   trip_url: Type.Union([Type.String(), Type.Null()]),
-  departure_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  status: Type.String({
+    description:
+      "the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled",
+  }),
   amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
   balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
-  balance_due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-    description: 'when the balance is charged to the saved card; null when nothing remains',
-  }),
-  status: Type.String({ description: "the booking's status; 'cancelled' once cancelled" }),
   refunded: Type.Number({ description: 'refunded to the card so far (pending and succeeded refunds)' }),
 });
 
@@ -187,11 +187,20 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       r.get(
         `${base}/confirmation/:reference`,
         {
+          // anyone holding a reference sees its booking: guessing is limited per client IP
+          onRequest: rateLimit({
+            name: 'confirmation',
+            max: ctx.config.writeLimits.confirmationLookupsPerMinute,
+            windowSeconds: 60,
+          }),
           schema: {
             tags,
             summary: 'Confirmation data of a paid booking',
+            description:
+              'What the confirmation page shows, nothing more (the reference is the only key). Limited per client ' +
+              'IP (RATE_LIMIT_CONFIRMATION_LOOKUPS a minute; 429 too_many_requests with Retry-After).',
             params: Type.Object({ ...MarketPath, reference: Type.String() }),
-            response: { 200: ok(Confirmation), 404: ErrorBody },
+            response: { 200: ok(Confirmation), 404: ErrorBody, 429: TooManyRequestsBody },
           },
         },
         async (request) => ({

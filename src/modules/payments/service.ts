@@ -360,11 +360,9 @@ export class PaymentService {
       travelers,
       hero_image: this.sessions.checkout.assetUrl(hero),
       trip_url: summary?.product_url ? `${this.ctx.config.frontendUrl}${summary.product_url}` : null,
-      departure_date: balance?.departure_date ?? offer?.departureDate ?? null,
+      status: booking.status,
       amount_paid: balance ? n(balance.amount_paid) : null,
       balance_due: balance ? (balance.status === 'cancelled' ? 0 : n(balance.balance_due)) : null,
-      balance_due_date: balance?.status === 'cancelled' ? null : (balance?.balance_due_date ?? null),
-      status: booking.status,
       refunded: n((await moneyOf(db, booking.id)).refundedCents),
     };
   }
