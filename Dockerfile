@@ -3,7 +3,7 @@
 # Built once: dependencies and the bundle are made here, never when a container starts.
 
 # ---- build: all dependencies, the esbuild bundle ----
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/client/package.json packages/client/package.json
@@ -12,14 +12,18 @@ COPY . .
 RUN npm run build
 
 # ---- runtime dependencies only ----
-FROM node:20-bookworm-slim AS deps
+# --omit=dev leaves out the build and development tools (esbuild, tsx, the embedded PGlite: the
+# image always runs on DATABASE_URL). npm still installs PGlite (27 MB) as drizzle-orm's optional
+# peer, so it is removed by hand; the code imports it only without DATABASE_URL, and then stops
+# with exit 78 naming DATABASE_URL. No install script runs (package.json's allowScripts).
+FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/client/package.json packages/client/package.json
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@electric-sql/pglite
 
-# ---- runtime ----
-FROM node:20-bookworm-slim
+# ---- runtime: Node 22 LTS (20 reached its end of life in April 2026) ----
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     APP_ENV=production \
     HOST=0.0.0.0 \

@@ -2,6 +2,7 @@
 // the database and configuration come in, so tests build as many apps as they like.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import cookie from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -46,7 +47,8 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { clientErrors, frameworkErrors, refuseWhileClosing, registerErrorHandling } from './platform/http-errors.js';
 import { registerHttpSecurity } from './platform/http-security.js';
 import { registerJsonBodies } from './platform/json-body.js';
-import { describeRoute, refResolver, registerComponents } from './platform/openapi.js';
+import { OneLinePerRequest, prettyLogStream } from './platform/log-format.js';
+import { describeRoute, namedWildcard, refResolver, registerComponents } from './platform/openapi.js';
 import { errSerializer, reqSerializer } from './platform/privacy.js';
 import { PgBossQueue } from './platform/queue-pgboss.js';
 import { createRateLimitStore, registerRateLimits } from './platform/rate-limit.js';
@@ -64,14 +66,16 @@ export type App = FastifyInstance & { ctx: AppContext };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  const pretty = config.logFormat === 'pretty';
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["api-token"]'],
       // no SQL parameters, bodies, query values or personal data in the log (platform/privacy.ts)
       serializers: { err: errSerializer, error: errSerializer, req: reqSerializer },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...(pretty ? { stream: prettyLogStream(deps.logStream) } : deps.logStream ? { stream: deps.logStream } : {}),
     },
+    ...(pretty ? { logController: new OneLinePerRequest() } : {}),
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -157,6 +161,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerJsonBodies(app);
 
   await registerHttpSecurity(app, config);
+  // every cookie (checkout session and visitor, console session and login) goes through the one
+  // plugin, signed where it must be with APP_KEY
+  await app.register(cookie, { secret: config.appKey });
 
   // named component schemas ($ref) for validation and the document, and a description on every route
   registerComponents(app);
@@ -219,13 +226,29 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (npm run token:create)' },
+          deploymentToken: { type: 'http', scheme: 'bearer', description: 'DEPLOYMENT_TOKEN (CI webhooks)' },
           checkoutSession: {
             type: 'apiKey',
             in: 'cookie',
             name: 'itinera_checkout',
             description:
               'The signed checkout session cookie set by POST /api/{market}/{lang}/checkout/{offerId} ' +
-              '(HttpOnly, SameSite=Lax; a browser sends it with credentials: "include").',
+              '(HttpOnly; SameSite=Lax, or SameSite=None; Secure; Partitioned when CORS_ORIGINS lists ' +
+              'another site; a browser sends it with credentials: "include").',
+          },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'itinera_admin',
+            description: 'The console sign-in (__Host-itinera_admin in production and staging): the dashboards data.',
+          },
+          checkoutSessionHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Checkout-Session',
+            description:
+              'The session_token of the start response, instead of the cookie: storefronts on another ' +
+              'site than the API, and server-side callers.',
           },
         },
       },
@@ -238,17 +261,15 @@ async function registerApiDocs(app: FastifyInstance, ctx: AppContext): Promise<v
         { name: 'ops', description: 'Deployments, health and internal endpoints' },
       ],
     },
-    // public: internal endpoints hidden from the document (they still work for their callers)
-    ...(config.apiDocs === 'public'
-      ? {
-          transform: ({ schema, url }: { schema: FastifySchema; url: string }) => ({
-            schema: isInternal(url, schema as { tags?: string[] })
-              ? ({ ...schema, hide: true } as FastifySchema)
-              : schema,
-            url,
-          }),
-        }
-      : {}),
+    // wildcards named; public: internal endpoints hidden (they still work for their callers)
+    transform: ({ schema, url }: { schema: FastifySchema; url: string }) =>
+      namedWildcard({
+        schema:
+          config.apiDocs === 'public' && isInternal(url, schema as { tags?: string[] })
+            ? ({ ...schema, hide: true } as FastifySchema)
+            : schema,
+        url,
+      }),
   });
   // login: a console session holding view_dashboard (the operators' own sign-in)
   const login = config.apiDocs === 'login' ? consoleSignIn(ctx, 'view_dashboard') : undefined;

@@ -1,8 +1,10 @@
 // Settings that would break requests at run time are refused at boot (exit code 78 in main.ts).
 // Pure loadConfig rules, shown without booting anything.
+
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION_ENV } from '../test/support/app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, ConfigSchema, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('takes PRIVACY_POLICY_VERSION up to the 50 characters its column holds, v1.0 by default', () => {
@@ -36,6 +38,12 @@ describe('flight provider settings', () => {
     expect(loadConfig({}).flights.timeoutMs).toBe(30_000);
     expect(loadConfig({ FLIGHTS_TIMEOUT_MS: '5000' }).flights.timeoutMs).toBe(5_000);
     expect(() => loadConfig({ FLIGHTS_TIMEOUT_MS: '50' })).toThrow(/FLIGHTS_TIMEOUT_MS/);
+  });
+
+  it('gives order creation its own time-out, FLIGHTS_ORDER_TIMEOUT_MS (130 s by default, Duffel’s guidance)', () => {
+    expect(loadConfig({}).flights.orderTimeoutMs).toBe(130_000);
+    expect(loadConfig({ FLIGHTS_ORDER_TIMEOUT_MS: '150000' }).flights.orderTimeoutMs).toBe(150_000);
+    expect(() => loadConfig({ FLIGHTS_ORDER_TIMEOUT_MS: '10' })).toThrow(/FLIGHTS_ORDER_TIMEOUT_MS/);
   });
 });
 
@@ -108,9 +116,35 @@ describe('production is declared once (APP_ENV) and refuses the development defa
     expect(refusal({ ...production, DASHBOARD_PASSWORD: '' })).toMatch(/^DASHBOARD_USER and DASHBOARD_PASSWORD/);
   });
 
+  it('refuses LOAD_DEMO_DATA on in production and staging (the demo admin and tours would go live)', () => {
+    expect(refusal({ ...production, LOAD_DEMO_DATA: 'true' })).toBe(
+      'LOAD_DEMO_DATA must be off in production: the demo catalog and its admin account are for development',
+    );
+    expect(refusal({ ...production, APP_ENV: 'staging', LOAD_DEMO_DATA: 'yes' })).toMatch(
+      /^LOAD_DEMO_DATA must be off in staging/,
+    );
+    expect(loadConfig({ ...production, LOAD_DEMO_DATA: 'false' }).loadDemo).toBe(false);
+    expect(loadConfig(production).loadDemo).toBe(false);
+    expect(loadConfig({ LOAD_DEMO_DATA: 'true' }).loadDemo).toBe(true);
+  });
+
+  it('listens on 127.0.0.1 unless HOST says otherwise (containers set 0.0.0.0)', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
   it('keeps the sandboxes as the embedded defaults outside production', () => {
     expect(loadConfig({}).flights.provider).toBe('sandbox');
     expect(loadConfig({ NODE_ENV: 'development' }).appEnv).toBe('development');
+  });
+});
+
+describe('the settings schema', () => {
+  it('types and checks what loadConfig returns (declared once, in config.ts)', () => {
+    expect(Value.Check(ConfigSchema, loadConfig({}))).toBe(true);
+    expect(Value.Check(ConfigSchema, loadConfig(PRODUCTION_ENV))).toBe(true);
+    expect(Value.Check(ConfigSchema, { ...loadConfig({}), port: '3000' })).toBe(false);
+    expect(Value.Check(ConfigSchema, { ...loadConfig({}), appEnv: 'prod' })).toBe(false);
   });
 });
 

@@ -1,199 +1,220 @@
 // The only reader of process.env. Every setting has a default that runs the embedded demo;
-// a bad value stops the boot with a message naming the variable.
+// a bad value stops the boot with a message naming the variable. The settings' shape is declared
+// once, as TypeBox schemas: their Static types are the Config types, and loadConfig's result is
+// checked against them (a setting read into the wrong type or left out stops the boot too).
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
 import {
   type CancellationStep,
   DEFAULT_CANCELLATION_POLICY,
   parsePolicy,
 } from './modules/bookings/cancellation-rules.js';
 
-export type AppEnv = 'development' | 'test' | 'staging' | 'production';
+export const AppEnvSchema = Type.Union([
+  Type.Literal('development'),
+  Type.Literal('test'),
+  Type.Literal('staging'),
+  Type.Literal('production'),
+]);
+export type AppEnv = Static<typeof AppEnvSchema>;
 
-export interface Config {
-  port: number;
-  host: string;
-  appEnv: AppEnv;
+const S3ConfigSchema = Type.Object({
+  bucket: Type.String(),
+  region: Type.String(),
+  /** an S3-compatible service's URL (MinIO, R2...); AWS when unset */
+  endpoint: Type.Optional(Type.String()),
+  accessKeyId: Type.Optional(Type.String()),
+  secretAccessKey: Type.Optional(Type.String()),
+  /** bucket in the path (endpoint/bucket/key) instead of the host name */
+  forcePathStyle: Type.Boolean(),
+  /** put before every key ('' or ending in '/') */
+  prefix: Type.String(),
+  timeoutMs: Type.Integer(),
+  maxAttempts: Type.Integer(),
+});
+export type S3Config = Static<typeof S3ConfigSchema>;
+
+const MediaConfigSchema = Type.Object({
+  /** the local directory of uploads (when S3 is not configured) */
+  dir: Type.String(),
+  /** the largest upload accepted, in bytes */
+  maxBytes: Type.Integer(),
+  maxWidth: Type.Integer(),
+  maxHeight: Type.Integer(),
+  /** object storage instead of `dir` when S3_BUCKET is set */
+  s3: Type.Optional(S3ConfigSchema),
+  /** /storage answers the demo's own images (data/demo/media) for paths the store does not hold */
+  demoFallback: Type.Boolean(),
+});
+export type MediaConfig = Static<typeof MediaConfigSchema>;
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer(),
+  host: Type.String(),
+  appEnv: AppEnvSchema,
   /** NODE_ENV as given; the OptimizedApp health check expects 'production' in production and staging. */
-  nodeEnv: string;
-  appUrl: string;
+  nodeEnv: Type.String(),
+  appUrl: Type.String(),
   /** Base URL for storage paths turned into absolute image URLs. */
-  assetBaseUrl: string;
+  assetBaseUrl: Type.String(),
   /** Frontend site URL used for product paths and trip links. */
-  frontendUrl: string;
+  frontendUrl: Type.String(),
   /** Origins whose browsers may call the API with credentials (CORS); default: the frontend's. */
-  corsOrigins: string[];
-  logLevel: string;
+  corsOrigins: Type.Array(Type.String()),
+  logLevel: Type.String(),
+  /** 'pretty': one readable line per request (development default); 'json': pino's JSON lines */
+  logFormat: Type.Union([Type.Literal('pretty'), Type.Literal('json')]),
   /** postgres://... or undefined for embedded PGlite. */
-  databaseUrl?: string;
+  databaseUrl: Type.Optional(Type.String()),
   /** Directory of the embedded PGlite database; 'memory' for an in-memory one. */
-  pgliteDir: string;
-  redisUrl?: string;
+  pgliteDir: Type.String(),
+  redisUrl: Type.Optional(Type.String()),
   /** Prefix of every Redis key (sessions, rate limits): several deployments, or test runs, can share one Redis. */
-  redisKeyPrefix: string;
+  redisKeyPrefix: Type.String(),
   /** Secret for HMAC signatures (preview URLs) and signed cookies. */
-  appKey: string;
-  previewTtlMinutes: number;
+  appKey: Type.String(),
+  previewTtlMinutes: Type.Integer(),
   /** Networks (CIDR or single addresses) whose X-Forwarded-For is trusted. */
-  trustedProxies: string[];
+  trustedProxies: Type.Array(Type.String()),
   /** Load the demo catalog on first start when the database is empty. */
-  loadDemo: boolean;
+  loadDemo: Type.Boolean(),
   /** Run queue workers inside the API process (embedded default). */
-  inProcessWorkers: boolean;
+  inProcessWorkers: Type.Boolean(),
   /**
    * /docs and /openapi.json: 'full' (every endpoint), 'public' (internal and ops endpoints left
    * out), 'login' (every endpoint, behind the monitoring pages' login), 'off' (not served)
    */
-  apiDocs: 'full' | 'public' | 'login' | 'off';
+  apiDocs: Type.Union([Type.Literal('full'), Type.Literal('public'), Type.Literal('login'), Type.Literal('off')]),
   /** Expose GET /bench/constant, the baseline route of `npm run bench`. */
-  benchRoutes: boolean;
-  checkout: {
-    sessionTtlMinutes: number;
-    depositPercent: number;
+  benchRoutes: Type.Boolean(),
+  checkout: Type.Object({
+    sessionTtlMinutes: Type.Integer(),
+    depositPercent: Type.Integer(),
     /** seats are held from payment intent until payment, at least this long */
-    holdMinutes: number;
+    holdMinutes: Type.Integer(),
     /** days an abandoned checkout booking is kept (funnel statistics) before it is deleted */
-    abandonedRetentionDays: number;
-  };
+    abandonedRetentionDays: Type.Integer(),
+  }),
   /** per-minute request limits of the public writes */
-  writeLimits: {
+  writeLimits: Type.Object({
     /** checkout starts per client IP */
-    checkoutStartsPerIp: number;
+    checkoutStartsPerIp: Type.Integer(),
     /** checkout starts per visitor (the visitor cookie) */
-    checkoutStartsPerVisitor: number;
+    checkoutStartsPerVisitor: Type.Integer(),
     /** every other write under /api/:market/:lang per client IP */
-    publicWritesPerMinute: number;
+    publicWritesPerMinute: Type.Integer(),
     /** requests per minute and IP on the signed links (manage my booking, supplier confirmations) */
-    signedLinksPerMinute: number;
+    signedLinksPerMinute: Type.Integer(),
     /** GET .../checkout/confirmation/{reference} per client IP (reference guessing) */
-    confirmationLookupsPerMinute: number;
-  };
-  newsletter: {
-    privacyPolicyVersion: string;
-    dnsServers: string[];
-    dnsTimeoutMs: number;
-  };
-  queue: {
-    crmSyncQueue: string;
+    confirmationLookupsPerMinute: Type.Integer(),
+  }),
+  newsletter: Type.Object({
+    privacyPolicyVersion: Type.String(),
+    dnsServers: Type.Array(Type.String()),
+    dnsTimeoutMs: Type.Integer(),
+  }),
+  queue: Type.Object({
+    crmSyncQueue: Type.String(),
     /** jobs run at the same time per queue in one process */
-    concurrency: number;
+    concurrency: Type.Integer(),
     /** per-queue exceptions to `concurrency` (QUEUE_CONCURRENCY=crm-sync:2,flights:4) */
-    concurrencyByQueue: Record<string, number>;
+    concurrencyByQueue: Type.Record(Type.String(), Type.Integer()),
     /** how often an idle worker looks for new jobs */
-    pollIntervalMs: number;
+    pollIntervalMs: Type.Integer(),
     /** how often a job whose worker died (its time-out plus a margin passed) is failed and retried */
-    maintenanceSeconds: number;
-  };
+    maintenanceSeconds: Type.Integer(),
+  }),
   /** connections in the PostgreSQL pool of one process */
-  databasePoolSize: number;
+  databasePoolSize: Type.Integer(),
   /** the largest request body accepted, in bytes (413 above) */
-  bodyLimitBytes: number;
-  crm: {
-    apiUrl: string;
-    apiToken: string;
-  };
-  marketing: {
-    apiUrl: string;
-    apiToken: string;
-    listId: string;
-  };
-  stripe: {
-    secretKey: string;
+  bodyLimitBytes: Type.Integer(),
+  crm: Type.Object({
+    apiUrl: Type.String(),
+    apiToken: Type.String(),
+  }),
+  marketing: Type.Object({
+    apiUrl: Type.String(),
+    apiToken: Type.String(),
+    listId: Type.String(),
+  }),
+  stripe: Type.Object({
+    secretKey: Type.String(),
     /** signing secret of the webhook endpoint (whsec_...); a demo default outside production */
-    webhookSecret: string;
-    apiHost?: string;
-    apiPort?: number;
-    apiProtocol?: 'http' | 'https';
-  };
-  flights: {
-    provider: 'sandbox' | 'duffel';
+    webhookSecret: Type.String(),
+    apiHost: Type.Optional(Type.String()),
+    apiPort: Type.Optional(Type.Integer()),
+    apiProtocol: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+  }),
+  flights: Type.Object({
+    provider: Type.Union([Type.Literal('sandbox'), Type.Literal('duffel')]),
     /** Duffel's API (FLIGHTS_PROVIDER=duffel) */
-    duffel: { apiUrl: string; apiToken: string };
+    duffel: Type.Object({ apiUrl: Type.String(), apiToken: Type.String() }),
     /** time-out of one provider call; the checkout falls back to the cache after it */
-    timeoutMs: number;
-  };
-  deploymentToken: string;
+    timeoutMs: Type.Integer(),
+    /** time-out of an order creation (Duffel recommends about 130 s: airlines may take 120 s) */
+    orderTimeoutMs: Type.Integer(),
+  }),
+  deploymentToken: Type.String(),
   /** Deadlines of every outside call and of the process life cycle (docs/operations.md). */
-  limits: {
+  limits: Type.Object({
     /** PostgreSQL statement_timeout of jobs, imports and commands (0 = none) */
-    dbStatementTimeoutMs: number;
+    dbStatementTimeoutMs: Type.Integer(),
     /** PostgreSQL statement_timeout of the API process (request paths), shorter (0 = none) */
-    dbRequestStatementTimeoutMs: number;
+    dbRequestStatementTimeoutMs: Type.Integer(),
     /** wait for a pooled PostgreSQL connection (or a new one) before giving up */
-    dbAcquireTimeoutMs: number;
+    dbAcquireTimeoutMs: Type.Integer(),
     /** how long the boot keeps trying an unreachable database before it exits */
-    dbBootRetrySeconds: number;
-    redisConnectTimeoutMs: number;
-    redisCommandTimeoutMs: number;
+    dbBootRetrySeconds: Type.Integer(),
+    redisConnectTimeoutMs: Type.Integer(),
+    redisCommandTimeoutMs: Type.Integer(),
     /** whole request (headers and body) must arrive within this */
-    httpRequestTimeoutMs: number;
+    httpRequestTimeoutMs: Type.Integer(),
     /** request headers must arrive within this (slowloris) */
-    httpHeadersTimeoutMs: number;
+    httpHeadersTimeoutMs: Type.Integer(),
     /** an idle keep-alive connection is closed after this */
-    httpKeepAliveTimeoutMs: number;
+    httpKeepAliveTimeoutMs: Type.Integer(),
     /** SIGTERM/SIGINT: in-flight requests and running jobs get this long before the process exits */
-    shutdownGraceSeconds: number;
-  };
+    shutdownGraceSeconds: Type.Integer(),
+  }),
   /** HTTP Basic credentials of /metrics (scraping); required (else 503) in production and staging */
-  dashboard: { user: string; password: string };
+  dashboard: Type.Object({ user: Type.String(), password: Type.String() }),
   /** Balance payments: due BALANCE_DUE_DAYS before departure, collected off-session. */
-  balance: { dueDays: number };
+  balance: Type.Object({ dueDays: Type.Integer() }),
   /**
    * Cancellations: the policy used when a market product has none of its own, as
    * `days:percent` steps (CANCELLATION_POLICY, default 60:10,30:30,15:60,0:100).
    */
-  cancellation: { defaultPolicy: CancellationStep[] };
+  cancellation: Type.Object({
+    defaultPolicy: Type.Unsafe<CancellationStep[]>(
+      Type.Array(Type.Object({ days_before_departure: Type.Integer(), fee_percent: Type.Number() })),
+    ),
+  }),
   /** Customer e-mails: the outbox is delivered over SMTP_URL; without it mails stay in the outbox. */
-  mail: { smtpUrl?: string; from: string };
+  mail: Type.Object({ smtpUrl: Type.Optional(Type.String()), from: Type.String() }),
   /** the back-office console at /admin: session lifetimes */
-  admin: {
+  admin: Type.Object({
     /** a session unused this long is signed out */
-    sessionIdleMinutes: number;
+    sessionIdleMinutes: Type.Integer(),
     /** a session ends this long after sign-in, used or not */
-    sessionMaxHours: number;
-  };
-  health: {
-    expectedEnv?: string;
-    notifyEmail: string;
-    smtpUrl?: string;
-    mailFrom: string;
-    diskPath: string;
+    sessionMaxHours: Type.Integer(),
+  }),
+  health: Type.Object({
+    expectedEnv: Type.Optional(Type.String()),
+    notifyEmail: Type.String(),
+    smtpUrl: Type.Optional(Type.String()),
+    mailFrom: Type.String(),
+    diskPath: Type.String(),
     /** GET /health answers from this process's latest run when younger than this (0: always run) */
-    maxAgeSeconds: number;
-  };
+    maxAgeSeconds: Type.Integer(),
+  }),
   /** the daily exchange-rates.sync task: the ECB euro reference rates feed */
-  exchangeRates: { url: string };
+  exchangeRates: Type.Object({ url: Type.String() }),
   /** the offers.generate task: departures are created this many days ahead */
-  offers: { horizonDays: number };
+  offers: Type.Object({ horizonDays: Type.Integer() }),
   /** uploaded images and the files served at /storage */
-  media: MediaConfig;
-}
-
-export interface S3Config {
-  bucket: string;
-  region: string;
-  /** an S3-compatible service's URL (MinIO, R2...); AWS when unset */
-  endpoint?: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** bucket in the path (endpoint/bucket/key) instead of the host name */
-  forcePathStyle: boolean;
-  /** put before every key ('' or ending in '/') */
-  prefix: string;
-  timeoutMs: number;
-  maxAttempts: number;
-}
-
-export interface MediaConfig {
-  /** the local directory of uploads (when S3 is not configured) */
-  dir: string;
-  /** the largest upload accepted, in bytes */
-  maxBytes: number;
-  maxWidth: number;
-  maxHeight: number;
-  /** object storage instead of `dir` when S3_BUCKET is set */
-  s3?: S3Config;
-  /** /storage answers the demo's own images (data/demo/media) for paths the store does not hold */
-  demoFallback: boolean;
-}
+  media: MediaConfigSchema,
+});
+export type Config = Static<typeof ConfigSchema>;
 
 export class ConfigError extends Error {}
 
@@ -281,6 +302,13 @@ function perQueue(env: Env, name: string): Record<string, number> {
   return out;
 }
 
+/** names of the variables still holding deploy/.env.production.example's `replace-me` placeholders */
+export function placeholderSettings(env: Env): string[] {
+  return Object.keys(env)
+    .filter((name) => /replace-me/i.test(env[name] ?? ''))
+    .sort();
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = str(env, 'APP_ENV', env.NODE_ENV === 'test' ? 'test' : 'development');
   if (!['development', 'test', 'staging', 'production'].includes(appEnv)) {
@@ -356,12 +384,25 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`DASHBOARD_USER and DASHBOARD_PASSWORD must be set in ${appEnv} (they guard /metrics)`);
   }
 
-  const frontendUrl = url(env, 'FRONTEND_URL', 'http://localhost:5173');
+  // the demo creates admin@example.com with a printed password and publishes the demo tours
+  const loadDemo = bool(env, 'LOAD_DEMO_DATA', !production);
+  if (production && loadDemo) {
+    throw new ConfigError(
+      `LOAD_DEMO_DATA must be off in ${appEnv}: the demo catalog and its admin account are for development`,
+    );
+  }
 
-  return {
+  const frontendUrl = url(env, 'FRONTEND_URL', 'http://localhost:5173');
+  const logFormat = str(env, 'LOG_FORMAT', appEnv === 'development' ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') {
+    throw new ConfigError(`LOG_FORMAT must be pretty or json, got "${logFormat}"`);
+  }
+
+  return checkedShape({
     port,
     apiDocs: apiDocs as Config['apiDocs'],
-    host: str(env, 'HOST', '0.0.0.0'),
+    // the demo (and its admin) stays on this machine unless HOST says otherwise; containers set 0.0.0.0
+    host: str(env, 'HOST', '127.0.0.1'),
     appEnv: appEnv as AppEnv,
     nodeEnv: str(env, 'NODE_ENV', production ? 'production' : 'development'),
     appUrl,
@@ -369,6 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
     frontendUrl,
     corsOrigins: origins(env, 'CORS_ORIGINS', [new URL(frontendUrl).origin]),
     logLevel: str(env, 'LOG_LEVEL', appEnv === 'test' ? 'silent' : 'info'),
+    logFormat,
     databaseUrl,
     pgliteDir: str(env, 'PGLITE_DIR', './var/pglite'),
     redisUrl,
@@ -377,7 +419,7 @@ export function loadConfig(env: Env = process.env): Config {
     previewTtlMinutes: int(env, 'PREVIEW_URL_TTL_MINUTES', 60, 1, 60 * 24 * 30),
     // none by default: behind no proxy, or a proxy not listed, X-Forwarded-For is ignored (issue 26)
     trustedProxies: list(env, 'TRUSTED_PROXIES', []),
-    loadDemo: bool(env, 'LOAD_DEMO_DATA', !production),
+    loadDemo,
     inProcessWorkers: bool(env, 'IN_PROCESS_WORKERS', !databaseUrl),
     benchRoutes: bool(env, 'BENCH_ROUTES', false),
     checkout: {
@@ -427,6 +469,7 @@ export function loadConfig(env: Env = process.env): Config {
       provider: flightsProvider,
       duffel: { apiUrl: url(env, 'DUFFEL_API_URL', 'https://api.duffel.com'), apiToken: duffelToken },
       timeoutMs: int(env, 'FLIGHTS_TIMEOUT_MS', 30_000, 1_000, 120_000),
+      orderTimeoutMs: int(env, 'FLIGHTS_ORDER_TIMEOUT_MS', 130_000, 1_000, 300_000),
     },
     deploymentToken: str(env, 'DEPLOYMENT_TOKEN', ''),
     limits: {
@@ -462,7 +505,14 @@ export function loadConfig(env: Env = process.env): Config {
     },
     offers: { horizonDays: int(env, 'OFFER_HORIZON_DAYS', 365, 1, 1096) },
     media: mediaConfig(env, production),
-  };
+  });
+}
+
+/** the loaded settings against their declared shape: a reader that returned the wrong type stops the boot */
+function checkedShape(config: Config): Config {
+  if (Value.Check(ConfigSchema, config)) return config;
+  const [first] = Value.Errors(ConfigSchema, config);
+  throw new ConfigError(`configuration ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`);
 }
 
 function mediaConfig(env: Env, production: boolean): MediaConfig {

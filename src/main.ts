@@ -3,7 +3,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { pino } from 'pino';
 import { type App, buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, placeholderSettings } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { commands as adminCommands } from './modules/admin/commands.js';
@@ -33,6 +33,7 @@ import {
   waitForPostgres,
   waitForRedis,
 } from './platform/lifecycle.js';
+import { prettyLogStream } from './platform/log-format.js';
 import { forward, operatorSocketPath, serveOperatorChannel } from './platform/operator-channel.js';
 import { errSerializer } from './platform/privacy.js';
 import { taskCommand } from './tasks-command.js';
@@ -108,8 +109,10 @@ const builtins: Record<string, Command> = {
     describe: 'apply pending database migrations',
     usage: 'migrate',
     async run(_args, cli) {
-      // migrations already ran when the database was opened; report the state
-      cli.out('migrations are up to date');
+      // migrations already ran when the database was opened; report what that did
+      const applied = cli.migrationsApplied ?? [];
+      if (!applied.length) cli.out('migrations are up to date (nothing to apply)');
+      else cli.out(`applied ${applied.length} migration(s):\n${applied.map((f) => `  ${f}`).join('\n')}`);
       return 0;
     },
   },
@@ -187,14 +190,17 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (name === 'serve') await assertPortFree(config.port, config.host);
-  const log = pino({
-    level: longRunning ? config.logLevel : 'warn',
-    serializers: { err: errSerializer, error: errSerializer },
-  });
+  const log = pino(
+    { level: longRunning ? config.logLevel : 'warn', serializers: { err: errSerializer, error: errSerializer } },
+    config.logFormat === 'pretty' ? prettyLogStream() : undefined,
+  );
   if (!config.databaseUrl && config.pgliteDir !== 'memory') {
     // one process owns the embedded database; a second one stops here, naming the owner
     const release = await lockDataDir(config.pgliteDir);
     process.once('exit', release);
+  }
+  for (const name of placeholderSettings(process.env)) {
+    log.warn(`${name} still holds the replace-me placeholder of deploy/.env.production.example: set a real value`);
   }
   if (config.databaseUrl) {
     await waitForPostgres(config.databaseUrl, longRunning ? config.limits.dbBootRetrySeconds : 0, (reason) =>
@@ -215,7 +221,7 @@ async function main(argv: string[]): Promise<number> {
   );
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  const cli: CliContext = { config, database, log, out, err };
+  const cli: CliContext = { config, database, log, out, err, migrationsApplied: applied };
   const code = await command.run(parseArgs(command, rest), cli);
   if (code >= 0) await database.close();
   return code;

@@ -1,35 +1,12 @@
-// A storefront's whole checkout through the generated client (packages/client) against the app
-// listening on a real port: start, options and selections, flights, contact, travelers, the
+// A storefront's whole checkout through the generated client (packages/client, as built in dist/)
+// from a server (no cookie jar: carryCheckoutSession) against the app listening on a real port: start, options and selections, flights, contact, travelers, the
 // sandbox payment and the confirmation. The client's types come from the committed document, so
 // a change to a shape the funnel uses breaks this file's typecheck as well as its run.
 
-import { createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
-import { eq } from 'drizzle-orm';
+import { carryCheckoutSession, createItineraClient, type ItineraClient } from '@itinera/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offers } from '../src/db/schema/index.js';
 import { createTestApp, type TestApp } from './support/app.js';
-import { type CheckoutCatalog, flightCacheFor, seedCheckoutCatalog } from './support/checkout-fixture.js';
-import { randomClientIp } from './support/redis.js';
-
-/** what a browser does with the checkout cookies, for a client running in Node */
-function cookieJar(clientIp: string): Middleware {
-  const cookies = new Map<string, string>();
-  return {
-    onRequest({ request }) {
-      request.headers.set('x-forwarded-for', clientIp);
-      if (cookies.size) request.headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-      return request;
-    },
-    onResponse({ response }) {
-      for (const line of response.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair.indexOf('=');
-        cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-      }
-      return response;
-    },
-  };
-}
+import { type CheckoutCatalog, cacheFlightsOf, seedCheckoutCatalog } from './support/checkout-fixture.js';
 
 let t: TestApp;
 let cat: CheckoutCatalog;
@@ -39,14 +16,11 @@ const path = { market: 'es', lang: 'es' };
 beforeAll(async () => {
   t = await createTestApp({ env: { CORS_ORIGINS: 'https://shop.example.com' } });
   cat = await seedCheckoutCatalog(t.database);
-  const [o] = await t.database.db.select().from(offers).where(eq(offers.id, cat.offers.active));
-  await t.database.db
-    .update(offers)
-    .set({ flightData: flightCacheFor(o.departureDate, o.returnDate!) })
-    .where(eq(offers.id, cat.offers.active));
+  await cacheFlightsOf(t.database, cat.offers.active);
   const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
   api = createItineraClient({ baseUrl: address });
-  api.use(cookieJar(randomClientIp()));
+  // a server-side caller: no cookie jar, the session rides in X-Checkout-Session
+  api.use(carryCheckoutSession());
 });
 afterAll(() => t.close());
 

@@ -1,14 +1,16 @@
 // Migrates one template database per test run; every test file then gets its own copy
 // (a PGlite data-dir dump, or a PostgreSQL database created from the template).
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, openPglite } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { projectRoot } from '../src/platform/paths.js';
 import { installQueueSchema } from '../src/platform/queue-pgboss.js';
 import { TALLY_FILE, tallyLine } from './support/fault-tally.js';
+import { testDatabaseName } from './support/postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,9 +33,11 @@ function faultTotals(project: TestProject): () => void {
 
 export default async function setup(project: TestProject) {
   const printTotals = faultTotals(project);
+  // the tests import packages/client as built (dist/), as its users do
+  execFileSync(process.execPath, ['scripts/build-client.mjs', '--if-stale'], { cwd: projectRoot, stdio: 'inherit' });
   const url = process.env.DATABASE_URL;
   if (url) {
-    const template = `itinera_tmpl_${randomBytes(4).toString('hex')}`;
+    const template = testDatabaseName('template');
     const admin = connectPostgres(url, 1);
     await admin.exec(`CREATE DATABASE ${template}`);
     const db = connectPostgres(withDatabase(url, template), 1);

@@ -2,7 +2,6 @@
 // user would, on a fresh database, and reads the demo catalog through HTTP. It catches what only
 // the bundle can break: paths to the SQL migrations and the demo data, and module-level code.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../src/db/database.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { withDatabase } from './global-setup.js';
+import { testDatabaseName } from './support/postgres.js';
 import { freePort, npmStartArgs } from './support/server-process.js';
 
 describe('the built server (npm start)', () => {
@@ -24,7 +24,7 @@ describe('the built server (npm start)', () => {
     const env: Record<string, string> = {};
     const url = process.env.DATABASE_URL;
     if (url) {
-      const name = `itinera_start_${randomBytes(4).toString('hex')}`;
+      const name = testDatabaseName('start');
       const admin = connectPostgres(url, 1);
       await admin.exec(`CREATE DATABASE ${name}`);
       cleanups.push(async () => {

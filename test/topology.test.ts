@@ -3,46 +3,30 @@
 // process is paid on the other, the sign-up rate limit is shared, the worker runs the flight jobs,
 // and a worker stopped by SIGTERM mid-way loses no job. Needs PostgreSQL (it creates its own
 // database: DATABASE_URL's server, or 127.0.0.1:5432) and Redis; .ci/run's PostgreSQL pass runs it.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
+import { execFileSync } from 'node:child_process';
+import { carryCheckoutSession, createItineraClient, type ItineraClient, type Middleware } from '@itinera/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Database } from '../src/db/database.js';
-import { bookings, offers } from '../src/db/schema/index.js';
+import { bookings } from '../src/db/schema/index.js';
 import { createApiToken } from '../src/modules/checkout/service.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { withDatabase } from './global-setup.js';
-import { type CheckoutCatalog, flightCacheFor, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { type CheckoutCatalog, cacheFlightsOf, seedCheckoutCatalog } from './support/checkout-fixture.js';
+import { postgresUnavailable, TEST_DATABASE_SERVER, testDatabaseName } from './support/postgres.js';
 import { randomClientIp, redisUnavailable, TEST_REDIS_URL } from './support/redis.js';
-import { freePort } from './support/server-process.js';
+import { type CapturedProcess, freePort, spawnCaptured } from './support/server-process.js';
 import { waitFor } from './support/wait.js';
 
-const SERVER = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function postgresUnavailable(): Promise<string | null> {
-  const admin = connectPostgres(SERVER, 1);
-  try {
-    await admin.exec('SELECT 1');
-    return null;
-  } catch (err) {
-    return `no PostgreSQL at ${SERVER}: ${(err as Error).message}`;
-  } finally {
-    await admin.close().catch(() => {});
-  }
-}
+const SERVER = TEST_DATABASE_SERVER;
 
 const unavailable = (await postgresUnavailable()) ?? (await redisUnavailable());
 if (unavailable) console.warn(`topology test skipped: ${unavailable}`);
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+type Proc = CapturedProcess;
 
 describe.skipIf(unavailable !== null)('the compose topology without containers', () => {
-  const name = `itinera_topo_${randomBytes(4).toString('hex')}`;
+  const name = testDatabaseName('topology');
   const url = withDatabase(SERVER, name);
   const admin = connectPostgres(SERVER, 1);
   let db: Database;
@@ -56,6 +40,7 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
     APP_KEY: 'topology-test-key-with-more-than-32-characters',
     DATABASE_URL: url,
     REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: `itinera-test:${name}:`,
     IN_PROCESS_WORKERS: 'false',
     LOAD_DEMO_DATA: 'false',
     HOST: '127.0.0.1',
@@ -66,20 +51,10 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
   };
 
   function start(command: string, extra: Record<string, string> = {}): Proc {
-    const child = spawn(process.execPath, ['dist/main.js', command], {
+    const proc = spawnCaptured(process.execPath, ['dist/main.js', command], {
       cwd: projectRoot,
       env: { ...env, ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const proc = { child, output: () => output, exited };
     procs.push(proc);
     return proc;
   }
@@ -105,11 +80,7 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
     execFileSync(process.execPath, ['dist/main.js', 'migrate'], { cwd: projectRoot, env });
     db = connectPostgres(url, 2);
     cat = await seedCheckoutCatalog(db, new Date().toISOString()); // the processes run on the real clock
-    const [o] = await db.db.select().from(offers).where(eq(offers.id, cat.offers.active));
-    await db.db
-      .update(offers)
-      .set({ flightData: flightCacheFor(o.departureDate, o.returnDate!) })
-      .where(eq(offers.id, cat.offers.active));
+    await cacheFlightsOf(db, cat.offers.active);
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       ports.push(port);
@@ -148,24 +119,17 @@ describe.skipIf(unavailable !== null)('the compose topology without containers',
 
   it('pays on one process a checkout started on the other; the worker books the flights across a SIGTERM', async () => {
     const ip = randomClientIp();
-    const cookies = new Map<string, string>();
-    const jar: Middleware = {
+    // one visitor on both processes: its client address and its checkout session (header)
+    const visitor: Middleware = {
       onRequest({ request }) {
         request.headers.set('x-forwarded-for', ip);
-        if (cookies.size) request.headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
         return request;
       },
-      onResponse({ response }) {
-        for (const line of response.headers.getSetCookie()) {
-          const [pair] = line.split(';');
-          cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-        }
-        return response;
-      },
     };
+    const session = carryCheckoutSession();
     const [one, two]: ItineraClient[] = ports.map((p) => {
       const c = createItineraClient({ baseUrl: `http://127.0.0.1:${p}` });
-      c.use(jar);
+      c.use(visitor, session);
       return c;
     });
     const path = { market: 'es', lang: 'es' };

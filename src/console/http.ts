@@ -28,16 +28,12 @@ export function loginCookieName(ctx: Pick<AppContext, 'config'>): string {
   return secureCookies(ctx) ? '__Host-itinera_login' : 'itinera_login';
 }
 
+/** a console cookie, as @fastify/cookie (registered once for the app) parsed it */
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
+  return request.cookies[name] || undefined;
 }
 
+/** a console cookie: HttpOnly, path /, Lax unless said, Secure where cookies are (through @fastify/cookie) */
 export function setCookie(
   ctx: Pick<AppContext, 'config'>,
   reply: FastifyReply,
@@ -45,12 +41,13 @@ export function setCookie(
   value: string,
   opts: { maxAgeSeconds?: number; sameSite?: 'Lax' | 'Strict' } = {},
 ): void {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', `SameSite=${opts.sameSite ?? 'Lax'}`];
-  if (opts.maxAgeSeconds !== undefined) parts.push(`Max-Age=${opts.maxAgeSeconds}`);
-  if (secureCookies(ctx)) parts.push('Secure');
-  const prev = reply.getHeader('set-cookie');
-  const list = Array.isArray(prev) ? prev : prev ? [String(prev)] : [];
-  reply.header('set-cookie', [...list, parts.join('; ')]);
+  reply.setCookie(name, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: opts.sameSite === 'Strict' ? 'strict' : 'lax',
+    secure: secureCookies(ctx),
+    ...(opts.maxAgeSeconds === undefined ? {} : { maxAge: opts.maxAgeSeconds }),
+  });
 }
 
 export function sendPage(reply: FastifyReply, body: string, status = 200): FastifyReply {

@@ -3,11 +3,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { ConfigError } from '../config.js';
 import { projectRoot } from '../platform/paths.js';
 import * as schema from './schema/index.js';
 
@@ -122,10 +122,27 @@ export function connectPostgres(url: string, max = 10, limits: PostgresLimits = 
   };
 }
 
-export function wrapPglite(pglite: PGlite): Database {
+/**
+ * PGlite and its Drizzle driver are loaded only when the embedded database is used: they are
+ * development dependencies (`npm start`'s demo), absent from the production image.
+ */
+async function pgliteModules() {
+  try {
+    const [{ PGlite }, { drizzle }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+    return { PGlite, drizzle };
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new ConfigError(
+      'DATABASE_URL must be set: the embedded database (PGlite) is a development dependency, not installed here',
+    );
+  }
+}
+
+export async function wrapPglite(pglite: PGlite): Promise<Database> {
+  const { drizzle } = await pgliteModules();
   return {
     kind: 'pglite',
-    db: drizzlePglite(pglite, { schema }) as unknown as Db,
+    db: drizzle(pglite, { schema }) as unknown as Db,
     pglite,
     async exec(sql) {
       await pglite.exec(sql);
@@ -182,6 +199,7 @@ await db.close();`;
 
 /** dir: a directory for a file-backed database, or 'memory'. */
 export async function openPglite(dir: string): Promise<Database> {
+  const { PGlite } = await pgliteModules();
   if (dir !== 'memory' && !existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
   const pglite = await PGlite.create({ dataDir: dir === 'memory' ? undefined : dir, postgresqlconf: PGLITE_CONF });
   return wrapPglite(pglite);

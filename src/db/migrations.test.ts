@@ -23,8 +23,8 @@ const CATALOG = `
    WHERE connamespace = 'public'::regnamespace AND conrelid::regclass::text <> 'schema_migrations'
   ORDER BY 1`;
 
-async function catalogOf(build: (db: ReturnType<typeof wrapPglite>) => Promise<unknown>): Promise<string[]> {
-  const db = wrapPglite(await PGlite.create());
+async function catalogOf(build: (db: Awaited<ReturnType<typeof wrapPglite>>) => Promise<unknown>): Promise<string[]> {
+  const db = await wrapPglite(await PGlite.create());
   try {
     await build(db);
     return (await db.query<{ item: string }>(CATALOG)).rows.map((r) => r.item);

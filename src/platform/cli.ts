@@ -17,6 +17,8 @@ export interface CliContext {
   err: (line: string) => void;
   /** the running server's context, when the command was forwarded to it (embedded database) */
   app?: AppContext;
+  /** the migration files this process applied when it opened the database (none: it was current) */
+  migrationsApplied?: string[];
 }
 
 export interface OptionSpec {

@@ -2,6 +2,7 @@
 // and the security headers every response carries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { crossSiteOrigins, siteOf } from './http-security.js';
 
 const SHOP = 'https://shop.example.com';
 const OTHER = 'https://evil.example.net';
@@ -31,12 +32,27 @@ describe('CORS and security headers', () => {
     expect(res.headers.vary).toContain('Origin');
   });
 
+  it('allows the X-Checkout-Session request header of a storefront on another site', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/es/es/checkout/contact',
+      headers: {
+        origin: SHOP,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type,x-checkout-session',
+      },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(SHOP);
+    expect(res.headers['access-control-allow-headers']).toBe('content-type,x-checkout-session');
+  });
+
   it('lets an allowed origin read a credentialed response', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { origin: SHOP, cookie: 'a=b' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(SHOP);
     expect(res.headers['access-control-allow-credentials']).toBe('true');
-    expect(res.headers['access-control-expose-headers']).toBe('x-request-id, retry-after');
+    expect(res.headers['access-control-expose-headers']).toBe('x-request-id, retry-after, x-checkout-session');
   });
 
   it('sends no CORS header to a refused origin, on the preflight and on the request', async () => {
@@ -102,4 +118,24 @@ describe('BODY_LIMIT_BYTES', () => {
       await t.close();
     }
   }, 90_000); // a fresh app (and, on PostgreSQL, a fresh database) inside the test
+});
+
+describe('sites (what SameSite compares)', () => {
+  it('takes the registrable domain, with the scheme: subdomains of one domain are one site', () => {
+    expect(siteOf('https://api.example.com')).toBe('https://example.com');
+    expect(siteOf('https://shop.eu.example.com:8443')).toBe('https://example.com');
+    expect(siteOf('https://api.example.co.uk')).toBe('https://example.co.uk');
+    expect(siteOf('http://localhost:3000')).toBe('http://localhost');
+    expect(siteOf('http://127.0.0.1:3000')).toBe('http://127.0.0.1');
+  });
+
+  it('lists the allowed origins on another site than APP_URL', () => {
+    const api = 'https://api.example.net';
+    expect(crossSiteOrigins(api, ['https://www.example.net', 'https://shop.example.com'])).toEqual([
+      'https://shop.example.com',
+    ]);
+    // the same host over http is another site (schemeful same-site)
+    expect(crossSiteOrigins(api, ['http://www.example.net'])).toEqual(['http://www.example.net']);
+    expect(crossSiteOrigins('http://localhost:3000', ['http://localhost:5173'])).toEqual([]);
+  });
 });

@@ -44,6 +44,22 @@ describe('the OpenAPI document', () => {
         'FlightCard',
         'ContactInput',
         'TravelerInput',
+        // the storefront's bodies (issue 30): one named type per shape
+        'Product',
+        'ProductSummary',
+        'ProductListing',
+        'Configurator',
+        'LeadingPrice',
+        'MarketConfig',
+        'Region',
+        'Country',
+        'AboutUs',
+        'Home',
+        'CheckoutStart',
+        'HotelOptions',
+        'PaymentIntent',
+        'NewsletterSubscription',
+        'LeadInput',
       ]),
     );
     const text = JSON.stringify(doc);
@@ -64,11 +80,16 @@ describe('the OpenAPI document', () => {
     expect(defaults).toEqual([]);
   });
 
-  it('declares the checkout cookie and requires it where the session is needed', () => {
+  it('declares the checkout cookie and header and requires one where the session is needed', () => {
     expect(doc.components.securitySchemes.checkoutSession).toMatchObject({
       type: 'apiKey',
       in: 'cookie',
       name: 'itinera_checkout',
+    });
+    expect(doc.components.securitySchemes.checkoutSessionHeader).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Checkout-Session',
     });
     const checkout = '/api/{market}/{lang}/checkout';
     for (const [method, path] of [
@@ -81,20 +102,72 @@ describe('the OpenAPI document', () => {
     ]) {
       expect({ op: `${method} ${path}`, security: doc.paths[path][method].security }).toEqual({
         op: `${method} ${path}`,
-        security: [{ checkoutSession: [] }],
+        security: [{ checkoutSession: [] }, { checkoutSessionHeader: [] }],
       });
     }
-    expect(doc.paths[`${checkout}/{offerId}`].post.security).toBeUndefined(); // it starts one
+    expect(doc.paths[`${checkout}/{offerId}`].post.security).toEqual([]); // it starts one
   });
 
   it('types the contact and traveler bodies and the flight selection answer', () => {
     const checkout = '/api/{market}/{lang}/checkout';
     const body = (path: string) => JSON.stringify(doc.paths[path].put.requestBody?.content['application/json'].schema);
-    expect(body(`${checkout}/contact`)).toContain('#/components/schemas/ContactInput');
-    expect(body(`${checkout}/travelers`)).toContain('#/components/schemas/TravelerInput');
+    expect(body(`${checkout}/contact`)).toBe('{"$ref":"#/components/schemas/ContactStepInput"}');
+    expect(JSON.stringify(doc.components.schemas.ContactStepInput)).toContain('#/components/schemas/ContactInput');
+    expect(body(`${checkout}/travelers`)).toBe('{"$ref":"#/components/schemas/TravelersStepInput"}');
+    expect(JSON.stringify(doc.components.schemas.TravelersStepInput)).toContain('#/components/schemas/TravelerInput');
     expect(JSON.stringify(doc.paths[`${checkout}/flights`].put.responses['200'])).toContain(
       '#/components/schemas/CheckoutSession',
     );
+  });
+
+  it('says on every operation which scheme it needs, [] for the public ones', () => {
+    expect(
+      operations()
+        .filter(({ op }) => !Array.isArray(op.security))
+        .map(({ id }) => id),
+    ).toEqual([]);
+    expect(doc.paths['/api/{market}/{lang}/products'].get.security).toEqual([]);
+    expect(doc.paths['/api/deployments'].post.security).toEqual([{ deploymentToken: [] }]);
+    expect(doc.paths['/api/internal/bookings/{id}'].get.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('leaves out the console pages and names the storage path parameter', () => {
+    const paths = Object.keys(doc.paths);
+    // the dashboards' data stays documented, behind the console sign-in
+    expect(paths.filter((p) => /^\/(health-dashboard|pulse|telescope|admin)/.test(p))).toEqual([
+      '/health-dashboard.json',
+      '/pulse/deployments.json',
+    ]);
+    expect(doc.paths['/pulse/deployments.json'].get.security).toEqual([{ consoleSession: [] }]);
+    expect(paths.filter((p) => p.startsWith('/storage'))).toEqual(['/storage/{path}']);
+    expect(JSON.stringify(doc.paths['/storage/{path}'].get)).toContain('"name":"path"');
+  });
+
+  it('names every body of the storefront operations (catalog, content, checkout, payments, newsletter, leads)', () => {
+    const storefront = /^\/api\/(\{market\}\/(config|\{lang\}\/(products|cms|checkout|balance))|newsletter|leads)/;
+    const isRef = (schema: unknown): boolean => {
+      const s = schema as { $ref?: string; type?: string; items?: unknown; properties?: { data?: unknown } };
+      if (!s) return true;
+      if (s.$ref) return true;
+      if (s.type === 'array') return isRef(s.items);
+      // the envelope {success, data}: data is the named body
+      if (s.properties?.data) return isRef(s.properties.data);
+      return false;
+    };
+    const unnamed = Object.entries(doc.paths)
+      .filter(([path]) => storefront.test(path))
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).flatMap(([m, op]) => [
+          ...(op.requestBody && !isRef(op.requestBody.content['application/json']?.schema)
+            ? [`${m} ${path} request`]
+            : []),
+          ...Object.entries(op.responses)
+            .filter(([status, r]) => /^2/.test(status) && r.content?.['application/json'])
+            .filter(([, r]) => !isRef(r.content?.['application/json'].schema))
+            .map(([status]) => `${m} ${path} ${status}`),
+        ]),
+      );
+    expect(unnamed).toEqual([]);
   });
 
   it('gives a schema to every request body', () => {

@@ -25,6 +25,30 @@ export function registerComponents(app: FastifyInstance): void {
   for (const schema of registry.values()) app.addSchema(schema);
 }
 
+/**
+ * A wildcard route (`/storage/*`) as the document shows it: `/storage/{path}` with a `path`
+ * parameter, since OpenAPI has no `{*}` (the route itself still takes any depth).
+ */
+export function namedWildcard<S extends { params?: unknown }>(route: {
+  schema: S;
+  url: string;
+}): { schema: S; url: string } {
+  if (!route.url.endsWith('*')) return route;
+  const params = route.schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  const { '*': wildcard, ...others } = params?.properties ?? {};
+  return {
+    url: `${route.url.slice(0, -1)}:path`,
+    schema: {
+      ...route.schema,
+      params: {
+        ...params,
+        properties: { ...others, path: wildcard ?? { type: 'string' } },
+        required: [...(params?.required ?? []).filter((r) => r !== '*'), 'path'],
+      },
+    },
+  };
+}
+
 /** `$ref`s in the document name their component (the default would be def-0, def-1, ...) */
 export const refResolver = {
   buildLocalReference(json: { $id?: string }, _baseUri: unknown, _fragment: unknown, i: number): string {
@@ -32,8 +56,14 @@ export const refResolver = {
   },
 };
 
-/** `security` of an operation that needs the checkout session cookie (404 session_not_found without) */
-export const SESSION_REQUIRED = [{ checkoutSession: [] }];
+/** `security` of an operation behind the console sign-in (its session cookie, a view_dashboard permission) */
+export const CONSOLE_SESSION: { [scheme: string]: string[] }[] = [{ consoleSession: [] }];
+
+/** `security` of an operation that needs the checkout session: its cookie or its X-Checkout-Session header */
+export const SESSION_REQUIRED: { [scheme: string]: string[] }[] = [
+  { checkoutSession: [] },
+  { checkoutSessionHeader: [] },
+];
 
 // ---- shapes shared by every module ----
 
@@ -99,10 +129,18 @@ const STATUS_TEXT: Record<string, string> = {
 /** onRoute hook: a response without a description gets its status's; an operation its summary. */
 export function describeRoute(route: RouteOptions): void {
   const schema = route.schema as
-    | { hide?: boolean; summary?: string; description?: string; response?: Record<string, unknown> }
+    | {
+        hide?: boolean;
+        summary?: string;
+        description?: string;
+        security?: unknown[];
+        response?: Record<string, unknown>;
+      }
     | undefined;
   if (!schema || schema.hide) return;
   if (!schema.description && schema.summary) schema.description = `${schema.summary}.`;
+  // an operation that names no scheme is public: said explicitly, as OpenAPI linters expect
+  schema.security ??= [];
   // a page without a response schema (HTML): an empty schema accepts anything, and a string
   // payload is sent as it is, so this only names the answer in the document
   schema.response ??= { 200: {} };

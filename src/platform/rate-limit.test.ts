@@ -100,7 +100,7 @@ if (noRedis) console.warn(`[rate-limit.test] skipping Redis store tests: ${noRed
 
 describe.skipIf(noRedis !== null)('rate limit with the Redis store', () => {
   it('counts atomically and starts again after the window', async () => {
-    const store = new RedisRateLimitStore(TEST_REDIS_URL);
+    const store = new RedisRateLimitStore(TEST_REDIS_URL, 'itinera-test:rate-limit:');
     try {
       const key = `unit:${randomClientIp()}`;
       const hits = await Promise.all(Array.from({ length: 5 }, () => store.hit(key, 1_000)));
@@ -108,6 +108,16 @@ describe.skipIf(noRedis !== null)('rate limit with the Redis store', () => {
       for (const h of hits) expect(h.resetMs).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 1_100));
       expect((await store.hit(key, 1_000)).count).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("waits for Redis as long as REDIS_COMMAND_TIMEOUT_MS says, not a shorter limiter's own deadline", async () => {
+    const store = new RedisRateLimitStore(TEST_REDIS_URL, 'itinera-test:rate-limit:', { commandMs: 5_000 });
+    try {
+      const options = (store as unknown as { redis: { options: { commandTimeout?: number } } }).redis.options;
+      expect(options.commandTimeout).toBe(5_000);
     } finally {
       await store.close();
     }

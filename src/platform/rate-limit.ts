@@ -110,7 +110,9 @@ export class RedisRateLimitStore implements RateLimitStore {
       lazyConnect: true,
       // a limiter must answer quickly; when Redis is away the hook lets the request through
       connectTimeout: timeouts.connectMs ?? 2_000,
-      commandTimeout: Math.min(timeouts.commandMs ?? 1_000, 1_000),
+      // REDIS_COMMAND_TIMEOUT_MS as configured (it was capped at 1 s, which a loaded machine with a
+      // healthy Redis could exceed: the limit then failed open)
+      commandTimeout: timeouts.commandMs ?? 2_000,
       maxRetriesPerRequest: 1,
     });
     // errors surface on the command; this only keeps ioredis from logging unhandled 'error' events

@@ -9,7 +9,10 @@ import { type BrowserContext, chromium, type Locator, type Page } from 'playwrig
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** One browser with a fresh profile directory (a persistent context: Chromium's --user-data-dir). */
-export async function launchChromium(baseURL: string): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(
+  baseURL: string,
+  extraArgs: string[] = [],
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`,
@@ -30,6 +33,7 @@ export async function launchChromium(baseURL: string): Promise<{ context: Browse
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   return {

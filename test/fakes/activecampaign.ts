@@ -48,6 +48,14 @@ export class FakeActiveCampaign {
   fieldRels: Array<{ field: string; relid: number }> = [];
   /** milliseconds before each answer (benchmarks) */
   latencyMs = 0;
+  /**
+   * ActiveCampaign's limit of requests per second per account: over it, 429. Off (0) unless a
+   * test turns it on; `arrivals` keeps when each request came (ms).
+   */
+  perSecondLimit = 0;
+  arrivals: number[] = [];
+  /** requests answered 429 by the per-second limit */
+  throttled = 0;
   private scripts: Script[] = [];
   private nextId = 100;
   private readonly hanging = new Set<ServerResponse>();
@@ -87,6 +95,9 @@ export class FakeActiveCampaign {
     this.fields = [];
     this.fieldRels = [];
     this.scripts = [];
+    this.arrivals = [];
+    this.throttled = 0;
+    this.perSecondLimit = 0;
   }
 
   async close(): Promise<void> {
@@ -108,6 +119,12 @@ export class FakeActiveCampaign {
       body: raw ? JSON.parse(raw) : undefined,
     };
     this.requests.push(rec);
+    const now = Date.now();
+    this.arrivals.push(now);
+    if (this.perSecondLimit && this.arrivals.filter((t) => t > now - 1000).length > this.perSecondLimit) {
+      this.throttled++;
+      return this.send(res, 429, { message: 'Too Many Requests' }, { 'retry-after': '1' });
+    }
     if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
 
     const script = this.scripts.find(
@@ -175,18 +192,29 @@ export class FakeActiveCampaign {
       return this.send(res, 201, { contactTag: { ...ct, id: String(this.nextId++) } });
     }
     if (key === 'GET /tags') {
+      // the search matches anywhere in the name ("es" finds "best-sellers")
       const q = (r.query.search ?? '').toLowerCase();
       const tags = this.tags.filter((t) => t.tag.toLowerCase().includes(q));
-      return this.send(res, 200, { tags, meta: { total: String(tags.length) } });
+      return this.send(res, 200, this.page(r, 'tags', tags));
     }
     if (key === 'POST /tags') {
       const t = { id: String(this.nextId++), tag: r.body?.tag?.tag, tagType: r.body?.tag?.tagType ?? 'template' };
+      // ActiveCampaign refuses a second tag of the same name and type
+      if (this.tags.some((x) => x.tag === t.tag && x.tagType === t.tagType)) {
+        return this.send(res, 422, {
+          errors: [
+            {
+              title: `Duplicate entry '${t.tag}-${t.tagType}' for key 'typetag'`,
+              source: { pointer: '/data/attributes/tag' },
+            },
+          ],
+        });
+      }
       this.tags.push(t);
       return this.send(res, 201, { tag: t });
     }
     if (key === 'GET /fields') {
-      const limit = Number(r.query.limit ?? 20);
-      return this.send(res, 200, { fields: this.fields.slice(0, limit), meta: { total: String(this.fields.length) } });
+      return this.send(res, 200, this.page(r, 'fields', this.fields));
     }
     if (key === 'POST /fields') {
       const f = { id: String(this.nextId++), title: r.body?.field?.title, type: r.body?.field?.type };
@@ -200,7 +228,15 @@ export class FakeActiveCampaign {
     if (key === 'GET /contacts') {
       const email = (r.query.email ?? '').toLowerCase();
       const found = this.contacts.filter((c) => !email || c.email.toLowerCase() === email);
-      return this.send(res, 200, { contacts: found.map((c) => this.view(c)), meta: { total: String(found.length) } });
+      return this.send(
+        res,
+        200,
+        this.page(
+          r,
+          'contacts',
+          found.map((c) => this.view(c)),
+        ),
+      );
     }
     const one = /^(GET|PUT) \/contacts\/(\d+)$/.exec(key);
     if (one) {
@@ -210,6 +246,13 @@ export class FakeActiveCampaign {
       return this.send(res, 200, { contact: this.view(contact) });
     }
     return this.send(res, 404, { message: `no fake route for ${key}` });
+  }
+
+  /** One page of a list as ActiveCampaign pages it: `limit` 20 by default, 100 at most, `offset`, `meta.total`. */
+  private page(r: RecordedRequest, key: string, all: unknown[]) {
+    const limit = Math.min(100, Math.max(1, Number(r.query.limit ?? 20) || 20));
+    const offset = Math.max(0, Number(r.query.offset ?? 0) || 0);
+    return { [key]: all.slice(offset, offset + limit), meta: { total: String(all.length) } };
   }
 
   private view(c: FakeContact) {

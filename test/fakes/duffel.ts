@@ -72,6 +72,16 @@ export interface FakeDuffel {
   requireDocuments(on: boolean): void;
   /** called when an order is stored, before it is answered */
   onOrderCreated?: (order: any) => void;
+  /**
+   * The organisation's billing currency (Duffel prices every offer in it unless you are an IATA
+   * agent): EUR by default.
+   */
+  billingCurrency(currency: string): void;
+  /**
+   * The next order is answered 202 Accepted, not confirmed yet: its booking reference appears
+   * after `polls` looks at it (confirmed), or it is never created (failed: 404 from then on).
+   */
+  acceptNextOrder(opts: { polls: number; outcome: 'confirmed' | 'failed' }): void;
   close(): Promise<void>;
 }
 
@@ -120,6 +130,10 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
   const orders: any[] = [];
   const cancellations: any[] = [];
   let documentsRequired = false;
+  let currency = 'EUR';
+  const accepting: { polls: number; outcome: 'confirmed' | 'failed' }[] = [];
+  /** accepted orders still pending: looks left before they settle */
+  const pendingOrders = new Map<string, { polls: number; outcome: 'confirmed' | 'failed'; reference: string }>();
   let seq = 0;
   const pending = new Set<() => void>();
   const id = (prefix: string) => `${prefix}_0000${(++seq).toString(36).padStart(6, '0')}`;
@@ -164,13 +178,20 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
   }
 
   function offersFor(data: any, requestId: string) {
-    const paxCount = data.passengers.length;
     const route = data.slices.map((s: any) => `${s.origin}${s.destination}${s.departure_date}`).join('|');
     const list = [];
     for (let k = 0; k < 3; k++) {
-      const passengers = data.passengers.map(() => ({ id: id('pas'), type: 'adult', age: null }));
+      // Duffel: a type for adults, an age under 18 (under 2: an infant without seat by default)
+      const passengers = data.passengers.map((p: any) => ({
+        id: id('pas'),
+        type: p.type ?? (p.age >= 2 ? 'child' : 'infant_without_seat'),
+        age: p.age ?? null,
+      }));
       const perPax = 20_000 + (hash(`${route}${data.cabin_class}`) % 60_000) + k * 3_750;
-      const cents = (data.cabin_class === 'business' ? perPax * 3 : perPax) * paxCount;
+      const adultFare = data.cabin_class === 'business' ? perPax * 3 : perPax;
+      // children pay 75 % of an adult fare, infants on a lap 10 %
+      const share = { adult: 100, child: 75, infant_without_seat: 10 } as Record<string, number>;
+      const cents = passengers.reduce((sum: number, p: any) => sum + Math.round((adultFare * share[p.type]) / 100), 0);
       const offer = {
         id: id('off'),
         offer_request_id: requestId,
@@ -178,11 +199,11 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
         created_at: new Date().toISOString(),
         expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
         total_amount: (cents / 100).toFixed(2),
-        total_currency: 'EUR',
+        total_currency: currency,
         base_amount: ((cents * 0.8) / 100).toFixed(2),
-        base_currency: 'EUR',
+        base_currency: currency,
         tax_amount: ((cents * 0.2) / 100).toFixed(2),
-        tax_currency: 'EUR',
+        tax_currency: currency,
         owner: CARRIERS[k % CARRIERS.length],
         passenger_identity_documents_required: documentsRequired,
         supported_passenger_identity_document_types: ['passport'],
@@ -219,6 +240,10 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
         if (!p[field]) problems.push(`passengers.${op.id}.${field} is required`);
       }
       if (p.title && !['mr', 'ms', 'mrs', 'miss', 'dr'].includes(p.title)) problems.push('title is invalid');
+      // Duffel: "The passenger's phone number in E.164 (international) format"
+      if (p.phone_number && !/^\+[1-9]\d{6,14}$/.test(p.phone_number)) {
+        problems.push(`passengers.${op.id}.phone_number must be in E.164 format`);
+      }
       if (p.gender && !['m', 'f'].includes(p.gender)) problems.push('gender is invalid');
       if (offer.passenger_identity_documents_required) {
         const doc = p.identity_documents?.[0];
@@ -226,6 +251,11 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
           problems.push(`passengers.${op.id}.identity_documents is required`);
         }
       }
+    }
+    // every infant without seat travels on the lap of one adult, named on the adult
+    for (const op of offer.passengers.filter((x: any) => x.type === 'infant_without_seat')) {
+      const carriers = (data.passengers ?? []).filter((p: any) => p.infant_passenger_id === op.id);
+      if (carriers.length !== 1) problems.push(`passengers.${op.id} must be linked to one adult (infant_passenger_id)`);
     }
     const pay = data.payments?.[0];
     if (pay?.type !== 'balance') problems.push('payments must be one balance payment');
@@ -401,7 +431,10 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
           tax_currency: offer.tax_currency,
           owner: offer.owner,
           slices: offer.slices,
-          passengers: data.passengers.map((p: any) => ({ ...p, type: 'adult' })),
+          passengers: data.passengers.map((p: any) => ({
+            ...p,
+            type: offer.passengers.find((op: any) => op.id === p.id)?.type ?? 'adult',
+          })),
           payment_status: { awaiting_payment: false, payment_required_by: null, price_guarantee_expires_at: null },
           documents: [{ type: 'electronic_ticket', unique_identifier: `125${String(seq).padStart(10, '0')}` }],
           metadata: data.metadata ?? {},
@@ -419,11 +452,36 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
         gone.add(offer.id);
         fake.onOrderCreated?.(order);
         if (failure?.afterCreate && (await fail())) return;
+        const accepted = accepting.shift();
+        if (accepted) {
+          // accepted, not confirmed: no booking reference or ticket until the airline answers
+          pendingOrders.set(order.id, { ...accepted, reference: order.booking_reference });
+          (order as any).booking_reference = null;
+          const documents = order.documents;
+          order.documents = [];
+          (order as any)._documents = documents;
+          return send(202, { data: order });
+        }
         return send(201, { data: order });
       }
       case 'get_order': {
         const order = orders.find((o) => o.id === decodeURIComponent(path.split('/')[3]));
         if (!order) return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'Order not found'));
+        const waiting = pendingOrders.get(order.id);
+        if (waiting) {
+          if (waiting.polls > 0) {
+            waiting.polls--;
+            return send(200, { data: order });
+          }
+          pendingOrders.delete(order.id);
+          if (waiting.outcome === 'failed') {
+            orders.splice(orders.indexOf(order), 1);
+            return send(404, errorBody(404, 'invalid_request_error', 'not_found', 'Order not found'));
+          }
+          order.booking_reference = waiting.reference;
+          order.documents = (order as any)._documents;
+          delete (order as any)._documents;
+        }
         return send(200, { data: order });
       }
       case 'create_order_cancellation': {
@@ -516,6 +574,12 @@ export async function startFakeDuffel(token = 'duffel_test_fake'): Promise<FakeD
     },
     requireDocuments: (on) => {
       documentsRequired = on;
+    },
+    billingCurrency: (c) => {
+      currency = c;
+    },
+    acceptNextOrder: (opts) => {
+      accepting.push({ ...opts });
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -67,6 +67,11 @@ export interface FakePipedrive {
   /** the person's custom field value by field name */
   personCustom(person: FakePerson, fieldName: string): unknown;
   leadCustom(lead: FakeLead, fieldName: string): unknown;
+  /**
+   * The company's daily token budget is spent (true) or reset (false): meanwhile every request is
+   * blocked with 429, no Retry-After, and `x-daily-requests-left: 0`, until the next day.
+   */
+  spendDailyBudget(spent: boolean): void;
   /** requests other than field schema reads and writes */
   calls(): RecordedRequest[];
   reset(): void;
@@ -122,6 +127,7 @@ export async function startFakePipedrive(token = 'pd-test-token'): Promise<FakeP
   // the burst window: 80 requests per 2 s, as documented for the lowest plan
   let burstUsed = 0;
   let burstStart = Date.now();
+  let budgetSpent = false;
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (Date.now() - burstStart >= 2000) {
@@ -223,6 +229,10 @@ export async function startFakePipedrive(token = 'pd-test-token'): Promise<FakeP
     const method = req.method ?? 'GET';
     const path = url.pathname;
     requests.push({ method, path, query, headers: req.headers, body });
+    if (budgetSpent) {
+      // blocked until the budget resets at the start of the next day: no Retry-After
+      return error(res, 429, 'Daily API request limit exceeded', { 'x-daily-requests-left': '0' });
+    }
 
     const hit = scripted.find((s) => s.times > 0 && (!s.method || s.method === method) && s.path.test(path));
     if (hit) {
@@ -390,10 +400,14 @@ export async function startFakePipedrive(token = 'pd-test-token'): Promise<FakeP
     personCustom: (p, name) => fieldValue(personFields, p.custom_fields, name),
     leadCustom: (l, name) => fieldValue(dealFields, l, name),
     calls: () => requests.filter((r) => !/Fields$/.test(r.path)),
+    spendDailyBudget(spent) {
+      budgetSpent = spent;
+    },
     reset() {
       requests.length = 0;
       scripted = [];
       delays.length = 0;
+      budgetSpent = false;
     },
     async close() {
       for (const res of hanging) res.destroy();

@@ -22,6 +22,11 @@ export interface FakeS3 {
   objects: Map<string, { body: Buffer; contentType: string; cacheControl?: string; etag: string }>;
   requests: S3Request[];
   answer: S3Answer;
+  /**
+   * Whether our credentials may s3:ListBucket (true by default). Without it S3 answers a missing
+   * key with 403 AccessDenied instead of 404 NoSuchKey, on GET and HEAD alike.
+   */
+  listBucket: boolean;
   close(): Promise<void>;
 }
 
@@ -44,7 +49,13 @@ function error(res: ServerResponse, status: number, resource: string, head: bool
 
 export async function startFakeS3(bucket = 'itinera-media'): Promise<FakeS3> {
   const hanging = new Set<ServerResponse>();
-  const fake: Omit<FakeS3, 'url' | 'close'> = { bucket, objects: new Map(), requests: [], answer: 'ok' };
+  const fake: Omit<FakeS3, 'url' | 'close'> = {
+    bucket,
+    objects: new Map(),
+    requests: [],
+    answer: 'ok',
+    listBucket: true,
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -81,7 +92,7 @@ export async function startFakeS3(bucket = 'itinera-media'): Promise<FakeS3> {
       }
       if (req.method === 'GET' || head) {
         const o = fake.objects.get(key);
-        if (!o) return error(res, 404, url.pathname, head);
+        if (!o) return error(res, fake.listBucket ? 404 : 403, url.pathname, head);
         res.writeHead(200, {
           'content-type': o.contentType,
           'content-length': String(o.body.length),

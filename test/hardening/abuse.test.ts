@@ -51,7 +51,9 @@ describe('checkout start limits', () => {
     const before = await bookingCount();
     const refused = await start(ip);
     expect(refused.statusCode).toBe(429);
-    expect(refused.headers['retry-after']).toMatch(/^(59|60)$/); // 59 on Redis, whose clock moves
+    // the window's rest: 60 s in process, the key's real time-to-live with Redis (less on a loaded machine)
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(55);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
     expect(await bookingCount()).toBe(before);
     expect((await start(randomClientIp())).statusCode).toBe(201);

@@ -8,6 +8,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { type Clock, fixedClock } from '../../src/platform/clock.js';
 import { createTestDatabase } from './db.js';
+import { TEST_REDIS_URL } from './redis.js';
 
 export interface TestApp {
   app: App;
@@ -55,10 +56,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
     APP_URL: 'http://api.test',
     // the tests play a local reverse proxy that sets X-Forwarded-For (the default trusts none)
     TRUSTED_PROXIES: '127.0.0.1,::1',
+    // the storefront on the API's site (same-site: SameSite=Lax cookies); a test about another
+    // site sets CORS_ORIGINS
+    FRONTEND_URL: 'http://www.api.test',
     ...UNLIMITED,
     // a generous command deadline: in-process PGlite can hold the event loop long enough on a busy
     // machine for a 2 s timer to fire before Redis's answer is read (the fault tests set their own)
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: '10000' } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: TEST_REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: '10000' } : {}),
     REDIS_KEY_PREFIX: `itinera-test:${randomBytes(6).toString('hex')}:`,
     // uploads of a test app go to a directory of its own, never into the project's var/media
     MEDIA_DIR: join(tmpdir(), `itinera-media-${process.pid}-${randomBytes(6).toString('hex')}`),

@@ -1,6 +1,7 @@
 // Drizzle fixture builders for checkout tests: a small tour with selection hotels and upgrades,
 // optional activities and transfers priced in several currencies, and offers in every state the
 // checkout distinguishes. Prices are chosen so expected values are easy to derive by hand.
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
 import {
   accommodations,
@@ -359,6 +360,15 @@ export async function seedCheckoutCatalog(database: Database, now = TEST_NOW): P
     },
     today,
   };
+}
+
+/** gives an offer the flight cache of flightCacheFor (its own dates), so the flights step has cards */
+export async function cacheFlightsOf(database: Database, offerId: number): Promise<void> {
+  const [o] = await database.db.select().from(offers).where(eq(offers.id, offerId));
+  await database.db
+    .update(offers)
+    .set({ flightData: flightCacheFor(o.departureDate, o.returnDate!) })
+    .where(eq(offers.id, offerId));
 }
 
 /** the flight cache of an offer (MAD-NRT international + NRT-KIX domestic, economy) */

@@ -1,14 +1,14 @@
 // A fresh, migrated database for one test file: PGlite by default, PostgreSQL when DATABASE_URL is set.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { connectPostgres, type Database, PGLITE_CONF, type PostgresLimits, wrapPglite } from '../../src/db/database.js';
 import { withDatabase } from '../global-setup.js';
+import { testDatabaseName } from './postgres.js';
 
 /** A new PostgreSQL database copied from the migrated template: its URL, and how to drop it. */
 export async function copyTemplateDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `itinera_t_${randomBytes(5).toString('hex')}`;
+  const name = testDatabaseName('file');
   const admin = connectPostgres(url, 1);
   await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
   await admin.close();
@@ -42,5 +42,5 @@ export async function createTestDatabase(
   }
   const dump = readFileSync(inject('pgliteDump'));
   const pglite = await PGlite.create({ loadDataDir: new Blob([dump]), postgresqlconf: PGLITE_CONF });
-  return wrapPglite(pglite);
+  return await wrapPglite(pglite);
 }

@@ -50,13 +50,14 @@ export async function liveSelection(
   provider: DuffelFlightProvider,
   departure: string,
   offer = 0,
+  currency = 'EUR',
 ): Promise<StoredFlightSelection> {
   const day = (n: number) => new Date(Date.parse(`${departure}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
   const out = { departure_airport: 'MAD', arrival_airport: 'NRT', departure_date: departure };
   const back = { departure_airport: 'NRT', arrival_airport: 'MAD', departure_date: day(11) };
-  const intl = await provider.search(internationalSearch(out as never, back as never, 'ECONOMY', 2, 'EUR'));
+  const intl = await provider.search(internationalSearch(out as never, back as never, 'ECONOMY', 2, currency));
   const dom = await provider.search(
-    domesticSearch({ origin: 'NRT', destination: 'KIX', departure_date: day(4) }, 'ECONOMY', 2, 'EUR'),
+    domesticSearch({ origin: 'NRT', destination: 'KIX', departure_date: day(4) }, 'ECONOMY', 2, currency),
   );
   const fare = intl.fares[offer];
   return {
@@ -71,7 +72,16 @@ let seq = 0;
 
 export async function insertPaidBooking(
   database: Database,
-  opts: { status?: string; pax?: number; selection?: StoredFlightSelection } = {},
+  opts: {
+    status?: string;
+    pax?: number;
+    selection?: StoredFlightSelection;
+    /** the travelers' birth dates (adults of 1985 by default) */
+    birthDates?: string[];
+    /** the travelers' last names (Garcia by default) */
+    lastNames?: string[];
+    currency?: string;
+  } = {},
 ): Promise<{ id: number; reference: string }> {
   const pax = opts.pax ?? 2;
   const db = database.db;
@@ -94,7 +104,7 @@ export async function insertPaidBooking(
       actualRoomType: `${pax}A`,
       isNonStandardPax: pax !== 2,
       totalPrice: '4140.00',
-      currency: 'EUR',
+      currency: opts.currency ?? 'EUR',
       flightSelection: (opts.selection ?? paidSelection(pax)) as unknown as Record<string, unknown>,
     })
     .returning();
@@ -106,11 +116,11 @@ export async function insertPaidBooking(
         title: i === 0 ? 'ms' : 'mr',
         gender: i === 0 ? 'f' : 'm',
         firstName: i === 0 ? 'Ana' : `Traveler ${String.fromCharCode(65 + i)}`,
-        lastName: 'Garcia',
+        lastName: opts.lastNames?.[i] ?? 'Garcia',
         nationality: 'ES',
         passportNumber: `X00${i}`,
         passportExpiry: '2032-01-01',
-        birthDate: '1985-05-05',
+        birthDate: opts.birthDates?.[i] ?? '1985-05-05',
         phone: '+34600000000',
         email: 'ana@example.com',
       })

@@ -5,6 +5,31 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/platform/paths.js';
 
+/** A child process whose stdout and stderr are collected together. */
+export interface CapturedProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** spawn(), keeping everything the process writes (both streams, in order) for assertions and failures */
+export function spawnCaptured(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): CapturedProcess {
+  const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
 /** A TCP port free on 127.0.0.1 right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

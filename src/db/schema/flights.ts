@@ -33,6 +33,9 @@ export const flightBookings = pgTable(
     status: varchar('status', { length: 30 }).notNull(),
     totalPrice: numeric('total_price', { precision: 12, scale: 2 }).notNull(),
     currency: varchar('currency', { length: 3 }).notNull(),
+    /** what the provider billed in its own currency, when it is not `currency` (Duffel) */
+    billedTotal: numeric('billed_total', { precision: 12, scale: 2 }),
+    billedCurrency: varchar('billed_currency', { length: 3 }),
     flightNumbers: text('flight_numbers').array().notNull(),
     /** reservation details from the provider, filled by the retrieval job */
     details: jsonb('details').$type<Record<string, unknown>>(),

@@ -6,6 +6,7 @@ import { findBookingByReference } from '../bookings/service.js';
 import { findClient } from '../checkout/repository.js';
 import type { PaymentGateway } from '../payments/gateway.js';
 import * as payments from '../payments/repository.js';
+import { DEFAULT_TEST_METHOD } from '../payments/service.js';
 import { verifyPayLink } from './pay-link.js';
 import * as repo from './repository.js';
 import { BalanceStatus } from './rules.js';
@@ -90,7 +91,11 @@ export async function createBalanceIntent(
   };
 }
 
-/** Records a succeeded pay-link intent as the balance payment (a second confirm changes nothing). */
+/**
+ * Records a succeeded pay-link intent as the balance payment (a second confirm changes nothing).
+ * `paymentMethod` confirms the intent server-side first, as the checkout's confirm does: the
+ * sandbox takes Stripe's test methods (pm_card_visa by default), Stripe a method id.
+ */
 export async function confirmBalancePayment(
   ctx: Ctx,
   gateway: PaymentGateway,
@@ -99,6 +104,7 @@ export async function confirmBalancePayment(
   intentId: string,
   expires?: string,
   sig?: string,
+  paymentMethod?: string,
 ) {
   const { booking } = await linkedBooking(ctx, market, reference, expires, sig);
   const db = ctx.database.db;
@@ -106,7 +112,11 @@ export async function confirmBalancePayment(
   if (!payment || payment.bookingId !== booking.id) {
     throw new AppError(422, 'payment_intent_mismatch', 'The payment intent does not belong to this booking.');
   }
-  const intent = await gateway.retrieveIntent(intentId);
+  let intent = await gateway.retrieveIntent(intentId);
+  const method = paymentMethod ?? (gateway.code === 'sandbox' ? DEFAULT_TEST_METHOD : undefined);
+  if (intent.status !== 'Succeeded' && intent.status !== 'Processing' && method) {
+    intent = await gateway.confirmIntent(intentId, method);
+  }
   if (intent.status !== 'Succeeded') {
     await payments.setStatus(db, intentId, intent.status);
     throw new AppError(402, 'payment_not_succeeded', `The payment has not succeeded (status ${intent.status}).`);

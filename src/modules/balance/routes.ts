@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
+import { component, ref } from '../../platform/openapi.js';
 import { marketScoped } from '../markets/routes.js';
 import { paymentGatewayFor } from '../payments/gateway.js';
 import { confirmBalancePayment, createBalanceIntent, payLinkBalance } from './pay.js';
@@ -18,31 +19,54 @@ const Signed = Type.Object({
 const Params = Type.Object({ ...MarketPath, reference: Type.String({ maxLength: 40 }) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
-const Balance = Type.Object({
-  booking_reference: Type.String(),
-  departure_date: Type.String(),
-  total_price: Type.Number(),
-  amount_paid: Type.Number(),
-  balance_due: Type.Number(),
-  balance_due_date: Nullable(Type.String()),
-  balance_status: Type.String({ description: 'scheduled, retrying, paid or overdue' }),
-  currency: Type.String(),
-});
-const Intent = Type.Object({
-  payment_intent_id: Type.String(),
-  client_secret: Nullable(Type.String()),
-  amount: Type.Number(),
-  currency: Type.String(),
-  booking_reference: Type.String(),
-  payment_gateway: Type.String(),
-});
-const Paid = Type.Object({
-  booking_reference: Type.String(),
-  payment_status: Type.Literal('Succeeded'),
-  amount_paid: Type.Number(),
-  balance_due: Type.Number(),
-  currency: Type.String(),
-});
+const Balance = component(
+  'BalanceDue',
+  Type.Object({
+    booking_reference: Type.String(),
+    departure_date: Type.String(),
+    total_price: Type.Number(),
+    amount_paid: Type.Number(),
+    balance_due: Type.Number(),
+    balance_due_date: Nullable(Type.String()),
+    balance_status: Type.String({ description: 'scheduled, retrying, paid or overdue' }),
+    currency: Type.String(),
+  }),
+  'What remains to pay on a booking and when it is charged.',
+);
+const Intent = component(
+  'BalancePaymentIntent',
+  Type.Object({
+    payment_intent_id: Type.String(),
+    client_secret: Nullable(Type.String()),
+    amount: Type.Number(),
+    currency: Type.String(),
+    booking_reference: Type.String(),
+    payment_gateway: Type.String(),
+  }),
+  'The payment intent of the remaining balance.',
+);
+const Paid = component(
+  'BalancePayment',
+  Type.Object({
+    booking_reference: Type.String(),
+    payment_status: Type.Literal('Succeeded'),
+    amount_paid: Type.Number(),
+    balance_due: Type.Number(),
+    currency: Type.String(),
+  }),
+  'A confirmed balance payment.',
+);
+
+const ConfirmBalanceBody = component(
+  'ConfirmBalanceInput',
+  Type.Object({
+    payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+    payment_method: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'payment method id, e.g. pm_card_visa' }),
+    ),
+  }),
+  'The balance payment intent to confirm and, optionally, the payment method.',
+);
 
 export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const gateway = paymentGatewayFor(ctx.config, ctx.database);
@@ -66,7 +90,7 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'The balance of a booking, through the signed pay link of the balance e-mails',
           params: Params,
           querystring: Signed,
-          response: { 200: ok(Balance), 403: ErrorBody, 404: ErrorBody },
+          response: { 200: ok(ref(Balance)), 403: ErrorBody, 404: ErrorBody },
         },
       },
       async (request) => ({ success: true, data: await payLinkBalance(ctx, ...args(request)) }),
@@ -79,7 +103,14 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'Payment intent for the whole remaining balance (signed pay link)',
           params: Params,
           querystring: Signed,
-          response: { 200: ok(Intent), 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody, 503: ErrorBody },
+          response: {
+            200: ok(ref(Intent)),
+            403: ErrorBody,
+            404: ErrorBody,
+            409: ErrorBody,
+            502: ErrorBody,
+            503: ErrorBody,
+          },
         },
       },
       async (request) => {
@@ -98,13 +129,27 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'Record the succeeded balance payment intent (signed pay link)',
           params: Params,
           querystring: Signed,
-          body: Type.Object({ payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }) }),
-          response: { 200: ok(Paid), 402: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody, 502: ErrorBody },
+          description:
+            "With the sandbox gateway, payment_method takes Stripe's test methods (default pm_card_visa; " +
+            'pm_card_chargeDeclined: 402 payment_not_succeeded, confirm again with another). With Stripe, ' +
+            'the page confirms with Stripe.js first; payment_method is optional and confirms server-side.',
+          body: ref(ConfirmBalanceBody),
+          response: {
+            200: ok(ref(Paid)),
+            402: ErrorBody,
+            403: ErrorBody,
+            404: ErrorBody,
+            422: ErrorBody,
+            502: ErrorBody,
+          },
         },
       },
       async (request) => {
         const [market, reference, expires, signature] = args(request);
-        const { payment_intent_id } = request.body as { payment_intent_id: string };
+        const { payment_intent_id, payment_method } = request.body as {
+          payment_intent_id: string;
+          payment_method?: string;
+        };
         return {
           success: true,
           data: await confirmBalancePayment(
@@ -115,6 +160,7 @@ export async function balanceRoutes(app: FastifyInstance, ctx: AppContext): Prom
             payment_intent_id,
             expires,
             signature,
+            payment_method,
           ),
         };
       },

@@ -41,6 +41,26 @@ describe('sandbox off-session charges', () => {
     });
   });
 
+  it('pm_card_chargeCustomerFail pays the deposit and saves the card, then declines the balance', async () => {
+    const gateway = new SandboxGateway(database);
+    const deposit = await gateway.createIntent({
+      amountCents: 117_300,
+      currency: 'EUR',
+      bookingReference: 'IT-DEC001',
+      bookingId: 8,
+      description: 'Deposit',
+      customer: { email: 'ana@example.com', name: 'Ana Garcia' },
+      idempotencyKey: 'deposit-8',
+    });
+    const paid = await gateway.confirmIntent(deposit.id, 'pm_card_chargeCustomerFail');
+    expect(paid.status).toBe('Succeeded');
+    expect(paid.paymentMethodId).toMatch(/^pm_card_chargeCustomerFail_/);
+    expect(await charge(paid.paymentMethodId!, 'balance-8-1')).toMatchObject({
+      outcome: 'declined',
+      code: 'generic_decline',
+    });
+  });
+
   it('a SEPA debit processes, and the sandbox bank pays it a minute later; a detached method is refused for good', async () => {
     const debit = await charge('pm_sepaDebit_1a2b', 'balance-7-5');
     expect(debit).toMatchObject({ outcome: 'processing', intent: { status: 'Processing', amountCents: 273_700 } });

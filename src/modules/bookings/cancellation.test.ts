@@ -333,7 +333,12 @@ describe('refunds without a cancellation (POST /api/internal/bookings/{id}/refun
     expect(row2.idempotencyKey).toBe(`refund-${b.bookingId}-2`);
     stripe.settleRefund(row2.gatewayRefundId!, 'succeeded');
     await deliver(stripe.refundEvent('refund.updated', row2.gatewayRefundId!));
-    expect((await refundsOf(b.bookingId))[1].status).toBe('succeeded');
+    const succeeded = (await refundsOf(b.bookingId))[1];
+    expect(succeeded.status).toBe('succeeded');
+    // Stripe resends events: the same news again leaves the row as it was, so updated_at stays
+    // the moment it succeeded (the console counts the refund on that day)
+    await deliver(stripe.refundEvent('refund.updated', row2.gatewayRefundId!));
+    expect((await refundsOf(b.bookingId))[1].updatedAt).toEqual(succeeded.updatedAt);
     // a third, finished by charge.refunded
     stripe.nextRefundStatuses.push('pending');
     await api('POST', `/api/internal/bookings/${b.bookingId}/refunds`, { amount: 10, reason: 'Goodwill' });

@@ -47,6 +47,8 @@ export function bookingsPage(
     ['balance', f.balance, f.balance === 'due_7' ? 'balance due within 7 days' : 'balance overdue'],
     ['paid_from', f.paidFrom, `money taken from ${f.paidFrom}`],
     ['paid_to', f.paidTo, `money taken until ${f.paidTo}`],
+    ['refunded_from', f.refundedFrom, `money refunded from ${f.refundedFrom}`],
+    ['refunded_to', f.refundedTo, `money refunded until ${f.refundedTo}`],
     ['offer', f.offer === undefined ? undefined : String(f.offer), `departure (offer) ${f.offer}`],
   ];
   const kept = hidden.filter(([, v]) => v !== undefined);

@@ -57,6 +57,8 @@ export function filterOf(
     createdTo: dateField(query.created_to, 'created_to', 'Booked to', errors),
     paidFrom: dateField(query.paid_from, 'paid_from', 'Paid from', errors),
     paidTo: dateField(query.paid_to, 'paid_to', 'Paid to', errors),
+    refundedFrom: dateField(query.refunded_from, 'refunded_from', 'Refunded from', errors),
+    refundedTo: dateField(query.refunded_to, 'refunded_to', 'Refunded to', errors),
     stage: choiceField(query.stage, 'stage', 'Stage', ['sold'] as const, errors),
     balance: choiceField(query.balance, 'balance', 'Balance', ['due_7', 'overdue'] as const, errors),
     today: opts.today,
@@ -70,6 +72,7 @@ export function filterOf(
   rangeOrder(filter.departureFrom, filter.departureTo, 'to', 'Departure to', errors);
   rangeOrder(filter.createdFrom, filter.createdTo, 'created_to', 'Booked to', errors);
   rangeOrder(filter.paidFrom, filter.paidTo, 'paid_to', 'Paid to', errors);
+  rangeOrder(filter.refundedFrom, filter.refundedTo, 'refunded_to', 'Refunded to', errors);
   return { filter, errors };
 }
 
@@ -94,6 +97,8 @@ export function filterQuery(f: BookingFilter): URLSearchParams {
   if (f.createdTo) q.set('created_to', f.createdTo);
   if (f.paidFrom) q.set('paid_from', f.paidFrom);
   if (f.paidTo) q.set('paid_to', f.paidTo);
+  if (f.refundedFrom) q.set('refunded_from', f.refundedFrom);
+  if (f.refundedTo) q.set('refunded_to', f.refundedTo);
   if (f.stage) q.set('stage', f.stage);
   if (f.balance) q.set('balance', f.balance);
   if (f.offer !== undefined) q.set('offer', String(f.offer));

@@ -14,7 +14,7 @@ import { airportNames } from '../catalog/repository.js';
 import { textLanguages } from '../catalog/rules.js';
 import * as checkout from '../checkout/repository.js';
 import type { FlightSessionState } from '../flights/checkout-session.js';
-import type { FlightLeg, FlightSegment } from '../flights/rules.js';
+import { type FlightLeg, type FlightSegment, legTotalCents } from '../flights/rules.js';
 import { marketDefaultLanguage } from '../markets/repository.js';
 import * as notifications from '../notifications/service.js';
 import { type RefundRow, recordRefunds } from '../payments/refunds.js';
@@ -104,7 +104,7 @@ async function enrichSelection(db: DbOrTx, s: Selection | null, pax: number, lan
       origin_airport: airport(l.origin),
       destination_airport: airport(l.destination),
       pax_count: pax,
-      total_price: centsToNumber(toCents(l.fare_price) * pax),
+      total_price: centsToNumber(legTotalCents(l, pax)),
     })),
   };
 }

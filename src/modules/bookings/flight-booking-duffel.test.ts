@@ -8,7 +8,7 @@ import { type FakeDuffel, startFakeDuffel } from '../../../test/fakes/duffel.js'
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertPaidBooking, liveSelection } from '../../../test/support/flight-booking.js';
 import { waitFor } from '../../../test/support/wait.js';
-import { bookings } from '../../db/schema/index.js';
+import { bookings, exchangeRates } from '../../db/schema/index.js';
 import type { JobInfo } from '../../platform/queue.js';
 import { DuffelFlightProvider } from '../flights/duffel.js';
 import { flightJobs, type StoredFlightSelection } from '../flights/jobs.js';
@@ -130,6 +130,65 @@ describe('leg job on Duffel', () => {
     const [record] = await flightRecords.flightBookingsOf(t.database.db, b.id);
     expect(record).toMatchObject({ legIndex: 0, reservationId: ordersOf(b.reference)[0].id, provider: 'duffel' });
     expect(record.flightNumbers).toHaveLength(2);
+  });
+
+  it('searches and books a baby as an infant on the adult’s lap, matched by its flights', async () => {
+    // the checkout priced two adults; the second traveler turned out to be born on 2025-12-01
+    const baby = await insertPaidBooking(t.database, {
+      status: 'flight_booking_in_progress',
+      selection: await duffelSelection(),
+      birthDates: ['1985-05-05', '2025-12-01'],
+    });
+    const { bookLeg } = flightJobs(t.app.ctx);
+    expect(await bookLeg.handler({ bookingId: baby.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
+    const search = fake.requests.filter((r) => r.op === 'create_offer_request').at(-1)!;
+    // 0 years old on the final slice's departure (2026-09-12)
+    expect(search.body.data.passengers).toEqual([{ type: 'adult' }, { age: 0 }]);
+    const sent = orderCalls(baby.reference)[0].body.data.passengers;
+    expect(sent.map((p: any) => [p.given_name, p.born_on])).toEqual([
+      ['Ana', '1985-05-05'],
+      ['Traveler B', '2025-12-01'],
+    ]);
+    expect(sent[0].infant_passenger_id).toBe(sent[1].id);
+    expect(ordersOf(baby.reference)[0].passengers.map((p: any) => p.type)).toEqual(['adult', 'infant_without_seat']);
+  });
+
+  it('books a USD market leg from EUR-billed offers and records both amounts, whatever the rate did since', async () => {
+    // the visitor chose the fare when 1 EUR was 1.08 USD; today's rate is 1.10
+    const atSale = new DuffelFlightProvider({
+      baseUrl: fake.url,
+      token: fake.token,
+      rates: async () => new Map([['USD', '1.08']]),
+    });
+    const selection = await liveSelection(atSale, '2026-10-20', 0, 'USD');
+    await t.database.db
+      .insert(exchangeRates)
+      .values({ currency: 'USD', ratePerEur: '1.10' })
+      .onConflictDoUpdate({ target: exchangeRates.currency, set: { ratePerEur: '1.10' } });
+    const b = await insertPaidBooking(t.database, {
+      status: 'flight_booking_in_progress',
+      selection,
+      currency: 'USD',
+    });
+    const { bookLeg } = flightJobs(t.app.ctx);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({ kind: 'done' });
+    const [record] = await flightRecords.flightBookingsOf(t.database.db, b.id);
+    // sold: 1344.06 EUR x 1.08 = 1451.5848 -> 1451.58 USD for the two travelers
+    expect(selection.legs[0]).toMatchObject({
+      fare_total_cents: 145158,
+      billed_total_cents: 134406,
+      billed_currency: 'EUR',
+    });
+    // booked today: 1344.06 EUR x 1.10 = 1478.466 -> 1478.47 USD, and what Duffel billed
+    expect(record).toMatchObject({
+      totalPrice: '1478.47',
+      currency: 'USD',
+      billedTotal: '1344.06',
+      billedCurrency: 'EUR',
+    });
+    expect(orderCalls(b.reference)[0].body.data.payments).toEqual([
+      { type: 'balance', amount: '1344.06', currency: 'EUR' },
+    ]);
   });
 
   it('after a 502 on order creation, the retry finds the order Duffel made anyway', async () => {

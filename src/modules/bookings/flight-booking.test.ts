@@ -120,6 +120,7 @@ describe('leg job outcomes', () => {
   it('releases a leg without a matching fare for 300 s once, then fails it with the metadata', async () => {
     const selection = paidSelection();
     selection.legs[0].fare_price += 5; // the visitor's price no longer exists
+    selection.legs[0].fare_total_cents! += 1_000;
     const b = await inProgress({ selection });
     const { bookLeg } = flightJobs(t.app.ctx);
     expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(1))).toMatchObject({
@@ -163,6 +164,18 @@ describe('leg job outcomes', () => {
       sub_type: 'api_error',
       leg_index: 1,
       provider_errors: [{ code: 'SANDBOX', message: 'configured search failure' }],
+    });
+  });
+
+  it('a traveler named Pricechange shows a price change at booking, as a demo selects it', async () => {
+    const b = await inProgress({ lastNames: ['Garcia', 'Pricechange'] });
+    const { bookLeg } = flightJobs(t.app.ctx);
+    expect(await bookLeg.handler({ bookingId: b.id, legIndex: 0 }, job(3))).toMatchObject({ kind: 'fail' });
+    expect(await statusOf(b.id)).toBe('flight_booking_failed');
+    expect((await bookingRecords.transitionsOf(t.database.db, b.id)).at(-1)!.metadata).toMatchObject({
+      sub_type: 'price_change',
+      percentage_change: 10,
+      leg_index: 0,
     });
   });
 

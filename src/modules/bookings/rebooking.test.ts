@@ -43,6 +43,7 @@ async function movedSelection(): Promise<StoredFlightSelection> {
     '2026-10-01',
   );
   selection.legs[0].fare_price = Math.round((selection.legs[0].fare_price - 5) * 100) / 100;
+  selection.legs[0].fare_total_cents = selection.legs[0].fare_total_cents! - 1_000;
   return selection;
 }
 
@@ -50,6 +51,34 @@ const statusOf = async (id: number) =>
   (await t.database.db.select({ s: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].s;
 
 describe('admin re-booking of a leg', () => {
+  it('shows no difference for the very fare the visitor paid when its total has an odd cent', async () => {
+    // Duffel totals need not split evenly: every offer costs 0.01 more than the fake's round price
+    fake.onOffers = (offers) => {
+      for (const o of offers) o.total_amount = (Number(o.total_amount) + 0.01).toFixed(2);
+    };
+    try {
+      const selection = await liveSelection(
+        new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token }),
+        '2026-10-07',
+      );
+      // e.g. 1451.59 for two: 725.795 a person, shown as 725.80
+      expect(selection.legs[0].fare_total_cents! % 2).toBe(1);
+      const b = await insertPaidBooking(t.database, { status: 'flight_booking_failed', selection });
+      const searched = await t.app.inject({
+        method: 'POST',
+        url: `/api/internal/bookings/${b.id}/legs/0/search`,
+        headers: auth,
+      });
+      expect(searched.statusCode, searched.body).toBe(200);
+      const same = searched.json().data.fares[0];
+      expect(same.flights[0].flight_numbers).toEqual(selection.legs[0].flight_numbers.outbound);
+      expect(same.total_price).toBe(selection.legs[0].fare_total_cents! / 100);
+      expect(same.price_difference).toBe(0);
+    } finally {
+      fake.onOffers = undefined;
+    }
+  });
+
   it('searches the leg again, books the picked fare, records the new fare and the price difference', async () => {
     const selection = await movedSelection();
     const b = await insertPaidBooking(t.database, { status: 'flight_booking_failed', selection });

@@ -5,19 +5,12 @@
 // booking page and the admin HTTP API call these two functions.
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { centsToNumber, toCents } from '../../platform/money.js';
-import { flightJobs, LEG_JOB, type StoredFlightSelection } from '../flights/jobs.js';
+import { centsToNumber } from '../../platform/money.js';
+import { flightJobs, LEG_JOB, legSearchRequest, type StoredFlightSelection } from '../flights/jobs.js';
 import { type Fare, FlightProviderError } from '../flights/provider.js';
 import { flightProvider } from '../flights/providers.js';
 import { flightBookingsOf, legAttempt, resetLegAttempts, saveRebookSearch } from '../flights/repository.js';
-import {
-  domesticSearch,
-  type FlightLeg,
-  internationalSearch,
-  perPerson,
-  providerFailureMetadata,
-  segmentOf,
-} from '../flights/rules.js';
+import { type FlightLeg, legTotalCents, perPerson, providerFailureMetadata, segmentOf } from '../flights/rules.js';
 import { findBooking } from './repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';
 import { transition } from './status.js';
@@ -86,9 +79,9 @@ async function rebookableLeg(ctx: AppContext, bookingId: number, legIndex: numbe
   return { booking, selection, leg };
 }
 
-/** What the visitor's fare cost for the booking's passengers (fare_price is per person). */
+/** What the visitor's fare cost for the booking's passengers (exact when the leg kept its total). */
 function paidCents(leg: FlightLeg, pax: number): number {
-  return toCents(leg.fare_price) * pax;
+  return legTotalCents(leg, pax);
 }
 
 function providerError(err: FlightProviderError): AppError {
@@ -103,10 +96,7 @@ function providerError(err: FlightProviderError): AppError {
 export async function searchLegFares(ctx: AppContext, bookingId: number, legIndex: number): Promise<LegFareSearch> {
   const { booking, selection, leg } = await rebookableLeg(ctx, bookingId, legIndex);
   const pax = booking.actualPaxCount;
-  const request =
-    leg.type === 'international'
-      ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
-      : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
+  const request = await legSearchRequest(ctx.database.db, booking, selection, leg);
   let result: { flowId: string; fares: Fare[] };
   try {
     result = await flightProvider(ctx).search(request, {

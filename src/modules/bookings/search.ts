@@ -31,6 +31,9 @@ export interface BookingFilter {
   /** money taken (a succeeded deposit or balance charge) on these UTC days, inclusive */
   paidFrom?: string;
   paidTo?: string;
+  /** money given back (a succeeded refund, counted when it succeeded) on these UTC days, inclusive */
+  refundedFrom?: string;
+  refundedTo?: string;
   /** one departure (offer id) */
   offer?: number;
   /** the UTC day the balance filters count from */
@@ -93,6 +96,13 @@ function conditionsOf(f: Omit<BookingFilter, 'sort' | 'page'>): { where: string[
     // deposits and balances alike are Succeeded payment rows, taken when finalized (deposit) or recorded
     where.push(`b.id IN (SELECT booking_id FROM booking_payments WHERE status = 'Succeeded'
       AND ${range('coalesce(finalized_at, created_at)')})`);
+  }
+  if (f.refundedFrom || f.refundedTo) {
+    const from = p(f.refundedFrom ?? '1970-01-01');
+    const to = p(f.refundedTo ?? '9999-12-30');
+    // a succeeded refund row is last changed when it succeeded (the home counts it on that day)
+    where.push(`b.id IN (SELECT booking_id FROM booking_refunds WHERE status = 'succeeded'
+      AND updated_at >= ${from}::date::timestamp AT TIME ZONE 'UTC' AND updated_at < (${to}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
   }
   const q = f.q?.trim().replace(/\s+/g, ' ');
   if (q) {

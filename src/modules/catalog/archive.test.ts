@@ -153,7 +153,7 @@ describe('archiving a market product', () => {
       expect(await publicReads(other.app)).toEqual(shown()); // its caches are warm
       await edit(catalan('archived')); // announced in this process only
       expect(await publicReads()).toEqual(hidden);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      other.clock.advance(1_001); // a second of the other process's clock
       expect(await publicReads(other.app)).toEqual(hidden);
     } finally {
       await edit(catalan('active'));

@@ -1,7 +1,7 @@
 // Offer reads and writes for the checkout, the flights and the bookings: the offer a checkout
 // prices from, its final price, the flight cache and prices the live economy search refreshes,
 // and the allotment a paid booking consumes.
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { marketProducts, offers } from '../../db/schema/index.js';
 
@@ -85,6 +85,22 @@ export async function refreshOfferFlights(
     .update(offers)
     .set({ ...set, updatedAt: sql`now()` })
     .where(eq(offers.id, offerId));
+}
+
+/**
+ * Takes a fare's cards out of the offer's cached flight options (the fare has expired at the
+ * provider: it must not be listed again). One statement: a concurrent refresh is not undone.
+ */
+export async function dropOfferFlightCard(db: DbOrTx, offerId: number, fareId: string): Promise<void> {
+  const without = (key: string) =>
+    sql`coalesce((select jsonb_agg(e) from jsonb_array_elements(${offers.flightData}->${key}) e where e->>'fareId' <> ${fareId}), '[]'::jsonb)`;
+  await db
+    .update(offers)
+    .set({
+      flightData: sql`${offers.flightData} || jsonb_build_object('outbound_options', ${without('outbound_options')}, 'inbound_options', ${without('inbound_options')})`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(offers.id, offerId), sql`jsonb_typeof(${offers.flightData}->'outbound_options') = 'array'`));
 }
 
 /** The offer's allotment and seats used, its row locked until the caller's transaction ends. */

@@ -60,7 +60,8 @@ describe('the whole checkout with a cookie jar', () => {
     const jar = new Jar();
     const start = await call(jar, 'POST', `${ES}/${c.offers.active}`);
     expect(start.statusCode).toBe(201);
-    const session = start.json().data;
+    const { session_token, ...session } = start.json().data;
+    expect(session_token).toMatch(/^[\w-]{43}$/);
     expect(session).toMatchObject({
       offer_id: c.offers.active,
       booking_reference: expect.stringMatching(/^IT-[0-9A-HJKMNP-TV-Z]{10}$/),

@@ -1,7 +1,6 @@
 // HTTP of the checkout (spec 2): session endpoints under /api/{market}/{lang}/checkout identified
 // by signed cookies, option GETs by offer id, and the internal checkout-step endpoint.
-import cookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
@@ -11,9 +10,8 @@ import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { marketScoped } from '../markets/routes.js';
 import { FUNNEL_STEPS, type FunnelStep, PRICING_ROOM_TYPES } from './rules.js';
 import { checkoutServiceOf, closeCheckoutService } from './service.js';
+import { sendSessionCookies, sessionTokenOf, signedCookie, VISITOR_COOKIE } from './session-transport.js';
 
-export const SESSION_COOKIE = 'itinera_checkout';
-export const VISITOR_COOKIE = 'itinera_visitor';
 const INTERNAL_ABILITY = 'internal:read';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -55,54 +53,70 @@ export const TravelerInput = component(
   'One traveler as in the passport; every field is required (checked by the checkout, 422 per field).',
 );
 
+const SessionFields = {
+  offer_id: Type.Integer(),
+  booking_id: Type.Integer(),
+  booking_reference: Type.String(),
+  started_at: Type.String({ format: 'date-time' }),
+  flight_selection: Nullable(AnyObject),
+  hotel_selections: Type.Array(
+    Type.Object({
+      upsell_hotel_id: Type.Integer(),
+      nights_start: Type.Integer(),
+      nights_end: Type.Integer(),
+      price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
+      hotel_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  activity_selections: Type.Array(
+    Type.Object({
+      activity_id: Type.Integer(),
+      day_number: Type.Integer(),
+      price: Type.Number({ description: 'per person' }),
+      activity_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  transfer_selections: Type.Array(
+    Type.Object({
+      transfer_id: Type.Integer(),
+      day_number: Type.Integer(),
+      price: Type.Number({ description: 'per trip, flat' }),
+      transfer_name: Type.String(),
+      location: Nullable(Type.String()),
+    }),
+  ),
+  client_data: Nullable(Type.Object(ContactFields)),
+  traveler_data: Nullable(Type.Array(Type.Object(TravelerFields))),
+  base_price: Type.Number(),
+  extras_price: Type.Number(),
+  total_price: Type.Number(),
+  currency: Currency,
+  pax_count: Type.Integer(),
+  actual_pax_count: Type.Integer(),
+  actual_room_type: Type.String(),
+  is_non_standard_pax: Type.Boolean(),
+};
+
 export const Session = component(
   'CheckoutSession',
-  Type.Object({
-    offer_id: Type.Integer(),
-    booking_id: Type.Integer(),
-    booking_reference: Type.String(),
-    started_at: Type.String({ format: 'date-time' }),
-    flight_selection: Nullable(AnyObject),
-    hotel_selections: Type.Array(
-      Type.Object({
-        upsell_hotel_id: Type.Integer(),
-        nights_start: Type.Integer(),
-        nights_end: Type.Integer(),
-        price_difference: Type.Number({ description: 'total upgrade price per room, not per person' }),
-        hotel_name: Type.String(),
-        location: Nullable(Type.String()),
-      }),
-    ),
-    activity_selections: Type.Array(
-      Type.Object({
-        activity_id: Type.Integer(),
-        day_number: Type.Integer(),
-        price: Type.Number({ description: 'per person' }),
-        activity_name: Type.String(),
-        location: Nullable(Type.String()),
-      }),
-    ),
-    transfer_selections: Type.Array(
-      Type.Object({
-        transfer_id: Type.Integer(),
-        day_number: Type.Integer(),
-        price: Type.Number({ description: 'per trip, flat' }),
-        transfer_name: Type.String(),
-        location: Nullable(Type.String()),
-      }),
-    ),
-    client_data: Nullable(Type.Object(ContactFields)),
-    traveler_data: Nullable(Type.Array(Type.Object(TravelerFields))),
-    base_price: Type.Number(),
-    extras_price: Type.Number(),
-    total_price: Type.Number(),
-    currency: Currency,
-    pax_count: Type.Integer(),
-    actual_pax_count: Type.Integer(),
-    actual_room_type: Type.String(),
-    is_non_standard_pax: Type.Boolean(),
-  }),
+  Type.Object(SessionFields),
   'The checkout session: the booking, the selections and the prices so far.',
+);
+
+/** the start's answer: the session and the token that names it (X-Checkout-Session) */
+const StartedSession = component(
+  'CheckoutStart',
+  Type.Object({
+    ...SessionFields,
+    session_token: Type.String({
+      description:
+        'the session: send it in the X-Checkout-Session header of every later checkout call when the ' +
+        'storefront is on another site than the API (same-site storefronts can rely on the cookie)',
+    }),
+  }),
+  'A new checkout session and its token.',
 );
 const SessionRef = ref(Session);
 
@@ -127,70 +141,82 @@ const OfferSummary = component(
   'The offer a checkout step is about: tour, dates, passengers and price.',
 );
 
-const HotelOptions = Type.Object({
-  ...summaryFields,
-  hotels: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      hotelId: Nullable(Type.Integer()),
-      name: Type.String(),
-      location: Nullable(Type.String()),
-      tier: Type.String(),
-      tier_label: Type.String(),
-      nights: Type.Object({ start: Type.Integer(), end: Type.Integer() }),
-      imageUrl: Nullable(Type.String()),
-      description: Nullable(Type.String()),
-      isIncluded: Type.Boolean(),
-      priceDifference: Nullable(Type.Number()),
-      selectionHotelName: Nullable(Type.String()),
-    }),
-  ),
-});
+const HotelOptions = component(
+  'HotelOptions',
+  Type.Object({
+    ...summaryFields,
+    hotels: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        hotelId: Nullable(Type.Integer()),
+        name: Type.String(),
+        location: Nullable(Type.String()),
+        tier: Type.String(),
+        tier_label: Type.String(),
+        nights: Type.Object({ start: Type.Integer(), end: Type.Integer() }),
+        imageUrl: Nullable(Type.String()),
+        description: Nullable(Type.String()),
+        isIncluded: Type.Boolean(),
+        priceDifference: Nullable(Type.Number()),
+        selectionHotelName: Nullable(Type.String()),
+      }),
+    ),
+  }),
+  'Hotel options of an offer: the selection stays and their luxury and grand luxury upgrades.',
+);
 
-const ActivityOptions = Type.Object({
-  ...summaryFields,
-  price_per_person: Type.Number(),
-  days: Type.Array(
-    Type.Object({
-      day_number: Type.Integer(),
-      destination: Nullable(Type.String()),
-      included_activities: Type.Array(Type.Object({ name: Type.String() })),
-      available_activities: Type.Array(
-        Type.Object({
-          id: Type.Integer(),
-          name: Type.String(),
-          description: Nullable(Type.String()),
-          image_url: Nullable(Type.String()),
-          price: Nullable(Type.Number({ description: 'per person' })),
-        }),
-      ),
-    }),
-  ),
-});
+const ActivityOptions = component(
+  'ActivityOptions',
+  Type.Object({
+    ...summaryFields,
+    price_per_person: Type.Number(),
+    days: Type.Array(
+      Type.Object({
+        day_number: Type.Integer(),
+        destination: Nullable(Type.String()),
+        included_activities: Type.Array(Type.Object({ name: Type.String() })),
+        available_activities: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            description: Nullable(Type.String()),
+            image_url: Nullable(Type.String()),
+            price: Nullable(Type.Number({ description: 'per person' })),
+          }),
+        ),
+      }),
+    ),
+  }),
+  'Optional activities of an offer per day, with per-person prices.',
+);
 
-const TransferOptions = Type.Object({
-  ...summaryFields,
-  product_url: Nullable(Type.String()),
-  price_per_person: Type.Number(),
-  days: Type.Array(
-    Type.Object({
-      day_number: Type.Integer(),
-      destination: Nullable(Type.String()),
-      included_transfers: Type.Array(Type.Object({ name: Type.String() })),
-      available_transfers: Type.Array(
-        Type.Object({
-          id: Type.Integer(),
-          name: Type.String(),
-          description: Nullable(Type.String()),
-          image_url: Nullable(Type.String()),
-          vehicle_type: Nullable(Type.String()),
-          duration_minutes: Nullable(Type.Integer()),
-          price: Nullable(Type.Number({ description: 'per trip' })),
-        }),
-      ),
-    }),
-  ),
-});
+const TransferOptions = component(
+  'TransferOptions',
+  Type.Object({
+    ...summaryFields,
+    product_url: Nullable(Type.String()),
+    price_per_person: Type.Number(),
+    days: Type.Array(
+      Type.Object({
+        day_number: Type.Integer(),
+        destination: Nullable(Type.String()),
+        included_transfers: Type.Array(Type.Object({ name: Type.String() })),
+        available_transfers: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            description: Nullable(Type.String()),
+            image_url: Nullable(Type.String()),
+            vehicle_type: Nullable(Type.String()),
+            duration_minutes: Nullable(Type.Integer()),
+            price: Nullable(Type.Number({ description: 'per trip' })),
+          }),
+        ),
+      }),
+    ),
+  }),
+  'Transfer upgrades of an offer per day, with flat per-trip prices.',
+);
 
 const OfferParams = Type.Object({ ...MarketPath, offerId: Type.String({ description: 'offer id' }) });
 const Advance = Type.Optional(
@@ -198,6 +224,63 @@ const Advance = Type.Optional(
 );
 const Id = Type.Integer({ minimum: 1 });
 const MAX_SELECTIONS = 100;
+
+const StartBody = component(
+  'CheckoutStartInput',
+  Type.Union([
+    Type.Object({
+      actual_pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+      actual_room_type: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+    }),
+    Type.Null(),
+  ]),
+  "Optional party size and room type of a new checkout (defaults: the offer's).",
+);
+
+const HotelsBody = component(
+  'HotelSelectionInput',
+  Type.Object({
+    advance: Advance,
+    hotel_selections: Type.Array(Type.Object({ upgrade_hotel_id: Id, nights_start: Id, nights_end: Id }), {
+      maxItems: MAX_SELECTIONS,
+    }),
+  }),
+  'The hotel upgrades chosen (replaces the previous selection).',
+);
+
+const ActivitiesBody = component(
+  'ActivitySelectionInput',
+  Type.Object({
+    advance: Advance,
+    activity_selections: Type.Array(Type.Object({ activity_id: Id, day_number: Id }), {
+      maxItems: MAX_SELECTIONS,
+    }),
+  }),
+  'The activities chosen per day (replaces the previous selection).',
+);
+
+const TransfersBody = component(
+  'TransferSelectionInput',
+  Type.Object({
+    advance: Advance,
+    transfer_selections: Type.Array(Type.Object({ transfer_id: Id, day_number: Id }), {
+      maxItems: MAX_SELECTIONS,
+    }),
+  }),
+  'The transfer upgrades chosen per day (replaces the previous selection).',
+);
+
+const ContactBody = component(
+  'ContactStepInput',
+  Type.Object({ advance: Advance, client: ref(ContactInput) }),
+  'The booking contact step.',
+);
+
+const TravelersBody = component(
+  'TravelersStepInput',
+  Type.Object({ advance: Advance, travelers: Type.Array(ref(TravelerInput), { maxItems: 10 }) }),
+  'The travelers step: one traveler per passenger.',
+);
 
 type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 
@@ -213,28 +296,9 @@ export function offerIdOf(request: FastifyRequest): number {
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = checkoutServiceOf(ctx);
   app.addHook('onClose', () => closeCheckoutService(ctx));
-  const secure = ctx.config.appEnv === 'production' || ctx.config.appEnv === 'staging';
-  const maxAge = ctx.config.checkout.sessionTtlMinutes * 60;
 
   await app.register(async (plugin) => {
-    await plugin.register(cookie, { secret: ctx.config.appKey });
-
-    // Verified values by raw signed cookie: the HMAC check was a measurable part of a session read's
-    // CPU, and its answer for one string never changes (one secret), so recent answers are kept.
-    const verified = new Map<string, string | undefined>();
-    const signed = (request: FastifyRequest, name: string): string | undefined => {
-      const raw = request.cookies[name];
-      if (!raw) return undefined;
-      if (verified.has(raw)) return verified.get(raw);
-      const r = request.unsignCookie(raw);
-      const value = r.valid && r.value ? r.value : undefined;
-      if (verified.size >= 10_000) verified.clear();
-      verified.set(raw, value);
-      return value;
-    };
-    const token = (request: FastifyRequest) => signed(request, SESSION_COOKIE);
-    const setCookie = (reply: FastifyReply, name: string, value: string) =>
-      reply.setCookie(name, value, { signed: true, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
+    const token = sessionTokenOf;
 
     await marketScoped(plugin, ctx, (r) => {
       const base = '/api/:market/:lang/checkout';
@@ -254,7 +318,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
               name: 'checkout-start-visitor',
               max: ctx.config.writeLimits.checkoutStartsPerVisitor,
               windowSeconds: 60,
-              key: (request) => signed(request, VISITOR_COOKIE),
+              key: (request) => signedCookie(request, VISITOR_COOKIE),
             }),
           ],
           schema: {
@@ -263,17 +327,14 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             // the document does not depend on the deployment's settings (the committed client's drift test)
             description:
               'Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor ' +
-              '(RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After.',
+              '(RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After. ' +
+              'Sets the session cookies and answers data.session_token (also in the X-Checkout-Session ' +
+              'response header): a storefront on another site sends it back in the X-Checkout-Session ' +
+              'request header on every checkout, flights and payment call instead of relying on the cookie.',
             params: OfferParams,
-            body: Type.Union([
-              Type.Object({
-                actual_pax_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
-                actual_room_type: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
-              }),
-              Type.Null(),
-            ]),
+            body: ref(StartBody),
             response: {
-              201: ok(SessionRef),
+              201: ok(ref(StartedSession)),
               404: ErrorBody,
               410: ErrorBody,
               422: ErrorBody,
@@ -283,16 +344,15 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           },
         },
         async (request, reply) => {
-          const visitor = signed(request, VISITOR_COOKIE);
+          const visitor = signedCookie(request, VISITOR_COOKIE);
           const result = await service.start(
             (request as Scoped).scope,
             offerIdOf(request),
             (request.body ?? {}) as { actual_pax_count?: number; actual_room_type?: string },
             visitor && /^[\w-]{16,64}$/.test(visitor) ? visitor : undefined,
           );
-          setCookie(reply, SESSION_COOKIE, result.token);
-          setCookie(reply, VISITOR_COOKIE, result.visitorId);
-          return reply.status(201).send({ success: true, data: result.view });
+          sendSessionCookies(reply, ctx.config, result);
+          return reply.status(201).send({ success: true, data: { ...result.view, session_token: result.token } });
         },
       );
 
@@ -320,7 +380,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             querystring: Type.Object({
               room_type: Type.Optional(Type.Enum([...PRICING_ROOM_TYPES], { description: 'room type for pricing' })),
             }),
-            response: { 200: ok(HotelOptions), 404: ErrorBody, 400: ErrorBody },
+            response: { 200: ok(ref(HotelOptions)), 404: ErrorBody, 400: ErrorBody },
           },
         },
         async (request) => ({
@@ -342,12 +402,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Hotel upgrade selection (replaces the previous one)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              advance: Advance,
-              hotel_selections: Type.Array(Type.Object({ upgrade_hotel_id: Id, nights_start: Id, nights_end: Id }), {
-                maxItems: MAX_SELECTIONS,
-              }),
-            }),
+            body: ref(HotelsBody),
             response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
@@ -373,7 +428,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags,
             summary: 'Optional activities per day, per-person prices',
             params: OfferParams,
-            response: { 200: ok(ActivityOptions), 404: ErrorBody },
+            response: { 200: ok(ref(ActivityOptions)), 404: ErrorBody },
           },
         },
         async (request) => ({
@@ -390,12 +445,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Activity selection (replaces the previous one)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              advance: Advance,
-              activity_selections: Type.Array(Type.Object({ activity_id: Id, day_number: Id }), {
-                maxItems: MAX_SELECTIONS,
-              }),
-            }),
+            body: ref(ActivitiesBody),
             response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
@@ -421,7 +471,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags,
             summary: 'Transfer upgrades of the days that have them, flat per-trip prices',
             params: OfferParams,
-            response: { 200: ok(TransferOptions), 404: ErrorBody },
+            response: { 200: ok(ref(TransferOptions)), 404: ErrorBody },
           },
         },
         async (request) => ({
@@ -438,12 +488,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Transfer selection (replaces the previous one)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              advance: Advance,
-              transfer_selections: Type.Array(Type.Object({ transfer_id: Id, day_number: Id }), {
-                maxItems: MAX_SELECTIONS,
-              }),
-            }),
+            body: ref(TransfersBody),
             response: { 200: ok(SessionRef), 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
           },
         },
@@ -488,7 +533,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Booking contact (client data); does not affect pricing',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ advance: Advance, client: ref(ContactInput) }),
+            body: ref(ContactBody),
             response: { 200: ok(SessionRef), 400: ErrorBody },
           },
         },
@@ -509,7 +554,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             summary: 'Traveler data, one per passenger; does not affect pricing',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({ advance: Advance, travelers: Type.Array(ref(TravelerInput), { maxItems: 10 }) }),
+            body: ref(TravelersBody),
             response: { 200: ok(SessionRef), 400: ErrorBody },
           },
         },

@@ -1,6 +1,7 @@
 // Pure checkout rules: funnel steps, room types, pricing in integer cents, hotel option grouping,
 // booking references and the field rules of client and traveler data.
 
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { FieldErrorBag } from '../../platform/errors.js';
 import { convertCents } from '../../platform/money.js';
 import { isIsoCountryCode } from './countries.js';
@@ -356,6 +357,25 @@ function checkPhone(bag: FieldErrorBag, field: string, value: unknown): string {
   return v;
 }
 
+/**
+ * A traveler phone as the flight provider books it (E.164, e.g. +34612345678): a number written
+ * without its country code is read as a number of `country` (the market's), the one a customer
+ * of that market most likely typed; anything that is no valid number is refused by field.
+ */
+export function e164Phone(bag: FieldErrorBag, field: string, value: string, country: string | null): string {
+  if (value === '') return value;
+  const region = country && isSupportedCountry(country.toUpperCase()) ? country.toUpperCase() : undefined;
+  const parsed = parsePhoneNumberFromString(value, region as Parameters<typeof parsePhoneNumberFromString>[1]);
+  if (!parsed?.isValid()) {
+    bag.add(
+      field,
+      'The phone field must be a valid phone number with its country code (e.g. +34 612 345 678): the flight provider books it in international format.',
+    );
+    return value;
+  }
+  return parsed.number;
+}
+
 /** Client (contact person) rules; names may hold any script. Returns trimmed values. */
 export function checkClient(input: Record<string, unknown>, bag: FieldErrorBag, prefix = 'client.'): ClientData {
   const first = requireString(bag, `${prefix}first_name`, 'first name', input.first_name) ?? '';
@@ -382,6 +402,7 @@ export function checkTraveler(
   prefix: string,
   today: string,
   extra: readonly TravelerExtraField[] = [],
+  phoneCountry: string | null = null,
 ): TravelerData {
   const name = (key: 'first_name' | 'last_name', label: string): string => {
     const v = requireString(bag, `${prefix}${key}`, label, input[key]);
@@ -420,7 +441,8 @@ export function checkTraveler(
   };
   const passportExpiry = date('passport_expiry', 'passport expiry', true);
   const birthDate = date('birth_date', 'birth date', false);
-  const phone = checkPhone(bag, `${prefix}phone`, input.phone);
+  const typed = checkPhone(bag, `${prefix}phone`, input.phone);
+  const phone = extra.includes('phone_e164') ? e164Phone(bag, `${prefix}phone`, typed, phoneCountry) : typed;
   const email = checkEmail(bag, `${prefix}email`, input.email);
   const title = checkChoice(bag, `${prefix}title`, 'title', input.title, TITLES, extra.includes('title'));
   const gender = checkChoice(bag, `${prefix}gender`, 'gender', input.gender, GENDERS, extra.includes('gender'));
@@ -438,8 +460,11 @@ export function checkTraveler(
   };
 }
 
-/** Traveler fields beyond the spec's, required only when the flight provider needs them. */
-export type TravelerExtraField = 'title' | 'gender';
+/**
+ * Traveler fields beyond the spec's, required only when the flight provider needs them;
+ * `phone_e164`: the phone is stored in E.164 (Duffel books nothing else).
+ */
+export type TravelerExtraField = 'title' | 'gender' | 'phone_e164';
 export const TITLES = ['mr', 'ms', 'mrs', 'miss', 'dr'] as const;
 export const GENDERS = ['m', 'f'] as const;
 
@@ -470,6 +495,7 @@ export function checkTravelers(
   expected: number,
   today: string,
   extra: readonly TravelerExtraField[] = [],
+  phoneCountry: string | null = null,
 ): TravelerData[] {
   const bag = new FieldErrorBag();
   if (list.length !== expected) {
@@ -482,6 +508,7 @@ export function checkTravelers(
       `travelers.${i}.`,
       today,
       extra,
+      phoneCountry,
     ),
   );
   bag.throwIfAny(400);

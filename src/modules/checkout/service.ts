@@ -669,9 +669,10 @@ export class CheckoutService {
   async saveTravelers(scope: MarketScope, token: string | undefined, travelers: unknown[], advance?: boolean) {
     const s = await this.requireSession(scope, token);
     const today = dateIn(scope.market.timezone, this.now());
-    // title and gender only when the flight provider books with them (Duffel)
+    // title, gender and an E.164 phone only when the flight provider books with them (Duffel);
+    // a phone typed without country code is read as one of the market's country
     const extra = flightProvider(this.ctx).requiredTravelerFields;
-    const travelerData = checkTravelers(travelers, s.state.actualPaxCount, today, extra);
+    const travelerData = checkTravelers(travelers, s.state.actualPaxCount, today, extra, scope.market.code);
     const state = await this.save(s, { travelerData });
     await this.advance(state, STEP_AFTER.travelers, advance);
     return this.view(state);

@@ -4,11 +4,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
+import { TEST_REDIS_URL } from '../../../test/support/redis.js';
 import { CheckoutSessions } from '../flights/checkout-session.js';
 import { checkoutServiceOf } from './service.js';
 import { DbSessionStore, RedisSessionStore, type SessionState, type SessionStore } from './session-store.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
 let t: TestApp;
 let c: CheckoutCatalog;
@@ -124,7 +125,7 @@ function contract(name: string, make: () => SessionStore | undefined) {
 }
 
 contract('database', () => new DbSessionStore(t.database));
-contract('redis', () => (redis ? new RedisSessionStore(redis, t.database, `itinera:test:${id()}:`) : undefined));
+contract('redis', () => (redis ? new RedisSessionStore(redis, t.database, `itinera-test:${id()}:`) : undefined));
 
 describe('checkout over HTTP with the Redis store', () => {
   it('starts and reads a session through Redis, one store shared with the flight routes', async (ctx) => {

@@ -58,6 +58,29 @@ describe('traveler step with Duffel as flight provider', () => {
       ['mr', 'm'],
     ]);
   });
+
+  it('stores a local number of the market in E.164 and refuses one that is no phone number, by field', async () => {
+    const cookie = await session(t, c.offers.active);
+    const put = (travelers: unknown[]) =>
+      t.app.inject({ method: 'PUT', url: `${ES}/travelers`, headers: { cookie }, payload: { travelers } });
+    const titled = (first: string, phone: string) => ({ ...traveler(first, { title: 'ms', gender: 'f' }), phone });
+
+    const bad = await put([titled('Ana', '612 345 678'), titled('Eva', '12 34')]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ success: false, error: 'validation_failed' });
+    expect(bad.json().errors).toEqual({
+      'travelers.1.phone': [
+        'The phone field must be a valid phone number with its country code (e.g. +34 612 345 678): the flight provider books it in international format.',
+      ],
+    });
+
+    const ok = await put([titled('Ana', '612 345 678'), titled('Eva', '+44 20 7946 0958')]);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.traveler_data.map((x: { phone: string }) => x.phone)).toEqual([
+      '+34612345678',
+      '+442079460958',
+    ]);
+  });
 });
 
 describe('traveler step with the sandbox', () => {

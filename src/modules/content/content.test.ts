@@ -13,7 +13,7 @@ afterAll(() => t.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 const ASSETS = 'http://api.test/storage';
-const FRONT = 'http://localhost:5173';
+const FRONT = 'http://www.api.test';
 
 describe('GET /cms/regions', () => {
   it('lists active regions translated in the locale, by sort_order, with active countries by sort_order', async () => {
@@ -349,7 +349,8 @@ describe('GET /cms/home', () => {
     const op = doc.paths['/api/{market}/{lang}/cms/home'].get;
     expect(op.tags).toEqual(['content']);
     const schema = op.responses['200'].content['application/json'].schema;
-    expect(Object.keys(schema.properties.data.properties)).toEqual(['regions', 'labels']);
+    expect(schema.properties.data).toEqual({ $ref: '#/components/schemas/Home' });
+    expect(Object.keys(doc.components.schemas.Home.properties)).toEqual(['regions', 'labels']);
     for (const path of ['regions', 'regions/{slug}', 'region-labels', 'countries/{slug}', 'about-us']) {
       expect(doc.paths[`/api/{market}/{lang}/cms/${path}`]?.get?.responses?.['200'], path).toBeDefined();
     }

@@ -6,6 +6,7 @@ import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
+import { component, ref } from '../../platform/openapi.js';
 import { NotModified, sendPrepared } from '../../platform/prepared-body.js';
 import { catalogRevision } from '../catalog/revision.js';
 import { MarketParams, marketScoped } from '../markets/routes.js';
@@ -177,6 +178,15 @@ const Home = Type.Object({
   labels: Labels,
 });
 
+// the named bodies (a storefront's generated client gets a type per shape)
+const Named = {
+  Region: ref(component('Region', Region, 'A region with its countries and experiences.')),
+  Labels: ref(component('RegionLabels', Labels, 'Global UI labels, each falling back to a built-in default.')),
+  Country: ref(component('Country', Country, 'A country with its experiences, tours and related countries.')),
+  AboutUs: ref(component('AboutUs', AboutUs, 'The About Us page (null when it has no translation).')),
+  Home: ref(component('Home', Home, 'The home page: the regions carousel and the global labels.')),
+};
+
 const SlugParams = Type.Object({ ...MarketParams.properties, slug: S });
 const PreviewQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
 
@@ -213,7 +223,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
     scoped.get(
       '/api/:market/:lang/cms/regions',
-      { schema: schema('Regions with their countries and experiences', Type.Array(Region)) },
+      { schema: schema('Regions with their countries and experiences', Type.Array(Named.Region)) },
       cached(
         () => 'regions',
         (r) => service.regions(r.scope),
@@ -224,7 +234,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       {
         schema: schema(
           'One region by slug',
-          Region,
+          Named.Region,
           SlugParams,
           '404 region_not_found when no active region translated in the locale has the slug.',
         ),
@@ -236,7 +246,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     );
     scoped.get(
       '/api/:market/:lang/cms/region-labels',
-      { schema: schema('Global UI labels, each falling back to a built-in default', Labels) },
+      { schema: schema('Global UI labels, each falling back to a built-in default', Named.Labels) },
       cached(
         () => 'region-labels',
         (r) => service.labels(r.scope),
@@ -247,7 +257,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       {
         schema: schema(
           'One country with its experiences, tours and related countries',
-          Country,
+          Named.Country,
           SlugParams,
           '404 country_not_found when no active country (of an active region) translated in the locale has the slug.',
         ),
@@ -259,7 +269,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     );
     scoped.get(
       '/api/:market/:lang/cms/about-us',
-      { schema: schema('The About Us page, or null', AboutUs) },
+      { schema: schema('The About Us page, or null', Named.AboutUs) },
       cached(
         () => 'about-us',
         (r) => service.aboutUs(r.scope),
@@ -270,7 +280,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       {
         schema: schema(
           'Home page content: the regions carousel and the global labels',
-          Home,
+          Named.Home,
           MarketParams,
           'Regions as on /cms/regions (active, translated, by sort_order) reduced to what a carousel shows, each with its active countries; labels as on /cms/region-labels.',
         ),
@@ -311,20 +321,20 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     preview(
       'region',
       'A region of any status (draft, inactive, archived) through a signed URL',
-      Region,
+      Named.Region,
       SlugParams,
       (s, slug) => service.region(s, slug, true),
     ),
   );
   app.get(
     '/api/:market/:lang/cms/countries/:slug/preview',
-    preview('country', 'A country of any status through a signed URL', Country, SlugParams, (s, slug) =>
+    preview('country', 'A country of any status through a signed URL', Named.Country, SlugParams, (s, slug) =>
       service.country(s, slug, true),
     ),
   );
   app.get(
     '/api/:market/:lang/cms/about-us/preview',
-    preview('about_us', 'The About Us page of any status through a signed URL', AboutUs, MarketParams, (s) =>
+    preview('about_us', 'The About Us page of any status through a signed URL', Named.AboutUs, MarketParams, (s) =>
       service.aboutUs(s, true),
     ),
   );

@@ -275,6 +275,21 @@ describe('failure classes', () => {
     expect(result).toMatchObject({ kind: 'release', seconds: 10 });
   });
 
+  it('a spent daily budget parks the record with its reason until the next day, then resumes', async () => {
+    const sub = await addSubscriber(database);
+    fake.spendDailyBudget(true);
+    const { result, record } = await run(sub.id);
+    // 10:00 UTC: 14 h to the reset at 00:00 UTC, plus a minute = 50 460 s, one call, no polling
+    expect(result).toMatchObject({ kind: 'release', seconds: 50_460 });
+    expect(fake.requests).toHaveLength(1);
+    expect(record).toMatchObject({ status: 'Pending', attempts: 0 });
+    expect(record?.lastError).toMatch(/daily API budget spent, parked until 2026-06-16T00:01:00\.000Z/);
+    fake.spendDailyBudget(false);
+    const after = await run(sub.id);
+    expect(after.result).toEqual({ kind: 'done' });
+    expect(after.record).toMatchObject({ status: 'Synced', lastError: null });
+  });
+
   for (const status of [401, 403, 400, 422, 500] as const) {
     it(`HTTP ${status}: Failed, not retried, reported at error`, async () => {
       const sub = await addSubscriber(database);

@@ -9,7 +9,7 @@
 //   connection    no HTTP answer: refused, reset, DNS, time-out
 //   rejected      any other non-2xx (401/403, 400/422, 404 elsewhere, 5xx) or a 2xx without what we need
 //   deleted       the linked person is gone: 404/410 on /persons/{id}, or is_deleted true
-import { retryAfterSeconds } from './rules.js';
+import { retryAfterSeconds, secondsUntilDailyReset } from './rules.js';
 
 export type CrmFailureKind = 'rate_limited' | 'connection' | 'rejected' | 'deleted';
 
@@ -358,6 +358,17 @@ export class PipedriveClient {
     }
     const detail = env.error ? `: ${env.error}${env.error_info ? ` (${env.error_info})` : ''}` : '';
     if (res.status === 429) {
+      // the daily token budget is spent: blocked until the next day (UTC), with no Retry-After;
+      // polling meanwhile only spends the next day's budget
+      if (!res.headers.get('retry-after') && res.headers.get('x-daily-requests-left') === '0') {
+        const wait = secondsUntilDailyReset(this.now());
+        throw new CrmError(
+          'rate_limited',
+          `${what}: HTTP 429 daily API budget spent, parked until ${new Date(this.now().getTime() + wait * 1000).toISOString()}${detail}`,
+          429,
+          wait,
+        );
+      }
       // the spec's rule: Retry-After, else 10 s (x-ratelimit-reset is the 2 s burst window only)
       const wait = retryAfterSeconds(res.headers.get('retry-after'), this.now());
       throw new CrmError('rate_limited', `${what}: HTTP 429 rate limited${detail}`, 429, wait);

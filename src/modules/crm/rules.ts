@@ -109,6 +109,15 @@ export function retryAfterSeconds(header: string | null, now: Date): number {
   return Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 }
 
+/**
+ * Seconds until Pipedrive's daily budget resets (the start of the next day, UTC), plus a minute
+ * so the first call after the reset does not race it.
+ */
+export function secondsUntilDailyReset(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.ceil((next - now.getTime()) / 1000) + 60;
+}
+
 /** A consent timestamp as the CRM's date field wants it (YYYY-MM-DD, UTC). */
 export function consentDate(at: Date): string {
   return at.toISOString().slice(0, 10);

@@ -60,6 +60,7 @@ export interface EconomyFareMeta {
   inbound: FlightSegment;
   international: FlightLeg;
   extra_per_person_cents: number;
+  baggage_included?: boolean;
 }
 
 /** Per-fare business metadata (legs_metadata) kept for the flight selection. */
@@ -113,6 +114,31 @@ export function parseFlightCache(raw: unknown): OfferFlightCache | null {
 
 export function domesticLegsOf(cache: OfferFlightCache): FlightLeg[] {
   return cache.legs.filter((l) => l.type === 'domestic');
+}
+
+/** A card of one direction of a stored segment (the cached route, a session's search card). */
+export function cardOfSegment(
+  s: FlightSegment,
+  fareId: string,
+  direction: 'out' | 'in',
+  baggage = false,
+): FlightOption {
+  return {
+    id: `${fareId}:${direction}`,
+    fareId,
+    departureTime: s.departure_time,
+    arrivalTime: s.arrival_time,
+    duration: s.duration_minutes ?? 0,
+    stops: s.stops,
+    departure_date: s.departure_date,
+    departure_airport: s.departure_airport,
+    arrival_airport: s.arrival_airport,
+    flight_numbers: s.flight_numbers,
+    airlines: s.airlines.map((a) => (typeof a === 'string' ? { code: a, name: a } : a)),
+    stopover_airports: s.stopover_airports,
+    arrivalDayOffset: s.arrivalDayOffset ?? 0,
+    baggage_included: baggage,
+  };
 }
 
 export function optionOf(fare: Fare, leg: FareLeg, direction: 'out' | 'in'): FlightOption {

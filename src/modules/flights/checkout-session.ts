@@ -1,12 +1,12 @@
-// Access to the checkout session from the flights and payment routes: the same signed session
-// cookie and store as the checkout module, through its CheckoutService. Extra state this module
+// Access to the checkout session from the flights and payment routes: the same session token
+// (header or signed cookie) and store as the checkout module, through its CheckoutService. Extra state this module
 // keeps in the session (search metadata) lives under its own top-level keys.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { SESSION_COOKIE } from '../checkout/routes.js';
 import { type CheckoutService, checkoutServiceOf } from '../checkout/service.js';
 import type { SessionState, StoredSession } from '../checkout/session-store.js';
+import { sessionTokenOf } from '../checkout/session-transport.js';
 import type { MarketScope } from '../markets/rules.js';
 import type { BusinessSearchMeta, EconomySearchMeta } from './cache.js';
 
@@ -39,12 +39,9 @@ export class CheckoutSessions {
     return s;
   }
 
-  /** The session token of the signed cookie (the cookie plugin must be registered). */
+  /** The session token: the X-Checkout-Session header, else the signed cookie. */
   token(request: FastifyRequest): string | undefined {
-    const raw = request.cookies?.[SESSION_COOKIE];
-    if (!raw) return undefined;
-    const r = request.unsignCookie(raw);
-    return r.valid && r.value ? r.value : undefined;
+    return sessionTokenOf(request);
   }
 
   async find(scope: MarketScope, request: FastifyRequest): Promise<FlightSession | null> {

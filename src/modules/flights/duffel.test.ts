@@ -108,6 +108,7 @@ describe('Duffel adapter: verify, book, retrieve, find', () => {
       fareId: fare.id,
       totalCents: fare.totalCents,
       currency: 'EUR',
+      billed: { totalCents: fare.totalCents, currency: 'EUR' },
     });
     expect(fake.requests.at(-1)!.op).toBe('get_offer');
 
@@ -155,7 +156,6 @@ describe('Duffel adapter: verify, book, retrieve, find', () => {
 
     const key = { reference: 'IT-77', legIndex: 1, leadPassenger: { firstName: 'Ana', lastName: 'Garcia' } };
     expect((await duffel.findBooking(key))?.reservationId).toBe(booked.reservationId);
-    expect(fake.requests.at(-1)!.query.getAll('passenger_name[]')).toEqual(['Ana Garcia']);
     expect(await duffel.findBooking({ ...key, legIndex: 0 })).toBeNull();
   });
 
@@ -186,6 +186,125 @@ describe('Duffel adapter: verify, book, retrieve, find', () => {
     );
     expect(err.kind).toBe('validation');
     expect(fake.orders.length).toBe(before);
+  });
+});
+
+/** Searches one adult's round trip on `provider` and books its first offer. */
+async function bookOne(provider: DuffelFlightProvider, reference: string, passenger: BookingPassenger = ana) {
+  const { flowId, fares } = await provider.search({ ...roundTrip, pax: 1 });
+  return provider.book({ fareId: fares[0].id, flowId, reference, legIndex: 0, passengers: [passenger] });
+}
+
+describe('Duffel adapter: passengers, phones, currency, accepted orders', () => {
+  const mia: BookingPassenger = { ...ana, title: 'miss', firstName: 'Mia', birthDate: '2017-05-20' };
+  const leo: BookingPassenger = { ...ana, title: 'mr', gender: 'm', firstName: 'Leo', birthDate: '2025-12-01' };
+
+  it('searches children by age and infants on a lap, and books the infant on an adult', async () => {
+    // ages on the final slice's departure (2026-09-12): Mia 9, Leo 0
+    const family = {
+      ...roundTrip,
+      pax: 3,
+      passengers: [{ type: 'adult' }, { type: 'child', age: 9 }, { type: 'infant_without_seat', age: 0 }],
+    } as FlightSearchRequest;
+    const { flowId, fares } = await duffel.search(family);
+    expect(fake.requests.at(-1)!.body.data.passengers).toEqual([{ type: 'adult' }, { age: 9 }, { age: 0 }]);
+    const offer = fake.requests.at(-1)!;
+    expect(offer.op).toBe('create_offer_request');
+
+    await duffel.book({ fareId: fares[0].id, flowId, reference: 'IT-90', legIndex: 0, passengers: [leo, ana, mia] });
+    const sent = fake.requests.at(-1)!.body.data.passengers;
+    expect(sent.map((p: any) => [p.given_name, p.born_on])).toEqual([
+      ['Ana', '1980-02-03'],
+      ['Mia', '2017-05-20'],
+      ['Leo', '2025-12-01'],
+    ]);
+    expect(sent[0].infant_passenger_id).toBe(sent[2].id);
+    expect(fake.orders.at(-1).passengers.map((p: any) => p.type)).toEqual(['adult', 'child', 'infant_without_seat']);
+  });
+
+  it('sends phones in E.164 and refuses a phone that is no number before calling Duffel', async () => {
+    await bookOne(duffel, 'IT-91', { ...ana, phone: '612 345 678' });
+    expect(fake.requests.at(-1)!.body.data.passengers[0].phone_number).toBe('+34612345678');
+
+    const orders = fake.orders.length;
+    const err = await failureOf(bookOne(duffel, 'IT-92', { ...ana, phone: '12' }));
+    expect(err.kind).toBe('validation');
+    expect(err.details.validation_errors).toEqual([
+      { field: 'passengers.0.phone_number', message: 'The phone must be in E.164 format (e.g. +34612345678)' },
+    ]);
+    expect(fake.orders.length).toBe(orders);
+  });
+
+  it('converts offers in the billing currency to the market currency with today’s rates, keeping what Duffel bills', async () => {
+    fake.billingCurrency('EUR');
+    const converting = new DuffelFlightProvider({
+      baseUrl: fake.url,
+      token: fake.token,
+      rates: async () => new Map([['USD', '1.0800']]),
+    });
+    const usd = await converting.search({ ...roundTrip, pax: 1, currency: 'USD' });
+    expect(usd.fares).toHaveLength(3);
+    const offer = fake.requests.at(-1)!;
+    expect(offer.op).toBe('create_offer_request');
+    const eur = usd.fares.map((f) => f.billed!);
+    // 1 EUR = 1.08 USD: 549.68 EUR x 1.08 = 593.6544 -> 593.65 USD (and so on)
+    expect(usd.fares.map((f) => [f.currency, f.totalCents, f.billed])).toEqual([
+      ['USD', 59365, { totalCents: 54968, currency: 'EUR' }],
+      ['USD', 63415, { totalCents: 58718, currency: 'EUR' }],
+      ['USD', 67465, { totalCents: 62468, currency: 'EUR' }],
+    ]);
+    // booked (and paid from the balance) in what Duffel bills
+    await converting.book({
+      fareId: usd.fares[0].id,
+      flowId: usd.flowId,
+      reference: 'IT-93',
+      legIndex: 0,
+      passengers: [ana],
+    });
+    expect(fake.requests.at(-1)!.body.data.payments).toEqual([
+      { type: 'balance', amount: (eur[0].totalCents / 100).toFixed(2), currency: 'EUR' },
+    ]);
+  });
+
+  it('follows an order Duffel accepted (202) until it is confirmed, or reports it failed', async () => {
+    const polling = new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token, orderPollMs: 20 });
+    fake.acceptNextOrder({ polls: 2, outcome: 'confirmed' });
+    const booked = await bookOne(polling, 'IT-94');
+    expect(booked.pnr).toMatch(/^[0-9A-F]{6}$/);
+    expect(booked.status).toBe('TICKETED');
+    expect(fake.requests.slice(-3).map((r) => r.op)).toEqual(['get_order', 'get_order', 'get_order']);
+
+    fake.acceptNextOrder({ polls: 1, outcome: 'failed' });
+    const err = await failureOf(bookOne(polling, 'IT-95'));
+    expect(err.kind).toBe('booking_failed');
+    expect(err.message).toMatch(/did not create the accepted order/);
+  });
+
+  it('gives an order creation Duffel’s 130 s while searches keep their own time-out', async () => {
+    const short = new DuffelFlightProvider({ baseUrl: fake.url, token: fake.token, timeoutMs: 1_000 });
+    fake.failNext('create_order', { delayMs: 3_000 });
+    const booked = await bookOne(short, 'IT-96');
+    expect(booked.reservationId).toMatch(/^ord_/);
+    fake.failNext('create_offer_request', { delayMs: 3_000 });
+    expect((await failureOf(short.search(roundTrip))).kind).toBe('timeout');
+  });
+
+  it('finds an earlier order by our reference in its metadata, whatever the names look like now', async () => {
+    const { flowId, fares } = await duffel.search({ ...roundTrip, pax: 1 });
+    const booked = await duffel.book({
+      fareId: fares[0].id,
+      flowId,
+      reference: 'IT-97',
+      legIndex: 2,
+      passengers: [ana],
+    });
+    // an operator corrected the lead passenger's name since ("Anna Garcia Lopez")
+    const found = await duffel.findBooking({
+      reference: 'IT-97',
+      legIndex: 2,
+      leadPassenger: { firstName: 'Anna', lastName: 'Garcia Lopez' },
+    });
+    expect(found?.reservationId).toBe(booked.reservationId);
   });
 });
 

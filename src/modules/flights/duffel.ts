@@ -15,7 +15,9 @@ import type {
   OfferSlice,
   Order,
 } from '@duffel/api/types';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { toCents } from '../../platform/money.js';
+import { convertTo, type RatesPerEur } from '../checkout/rules.js';
 import {
   type BookFareRequest,
   type BookingPassenger,
@@ -29,9 +31,11 @@ import {
   type LegBookingKey,
   type OrderCancellation,
   type Reservation,
+  type SearchPassenger,
   type SearchResult,
   type VerifiedFare,
 } from './provider.js';
+import { passengerTypeOn } from './rules.js';
 
 /** The API version the SDK (4.x) sends in `Duffel-Version`. */
 export const DUFFEL_VERSION = 'v2';
@@ -40,14 +44,30 @@ export const DUFFEL_DEFAULT_URL = 'https://api.duffel.com';
 export const ORDER_METADATA = { reference: 'itinera_booking', leg: 'itinera_leg' } as const;
 /** pages of the order list read when looking for an earlier order (200 orders a page) */
 const ORDER_LIST_PAGES = 5;
+/**
+ * Duffel lets an order creation run up to 120 s at the airline and recommends a client time-out
+ * a little above it (https://duffel.com/docs/api/overview/response-times).
+ */
+export const ORDER_TIMEOUT_MS = 130_000;
+/** pause between two looks at an order Duffel accepted (202) but has not confirmed yet */
+const ORDER_POLL_MS = 2_000;
 
 export interface DuffelOptions {
   baseUrl?: string;
   token: string;
-  /** time-out of one call in ms; the job's signal may stop it earlier */
+  /** time-out of one search, offer or order look-up in ms; the job's signal may stop it earlier */
   timeoutMs?: number;
+  /** time-out of the order creation (Duffel's guidance: 130 s) */
+  orderTimeoutMs?: number;
+  /** pause between looks at an accepted (202) order */
+  orderPollMs?: number;
   /** the clock deciding whether an offer has expired */
   now?: () => Date;
+  /**
+   * Today's exchange rates (units per EUR): offers in the organisation's billing currency are
+   * converted to the market's with them. Without it, offers in another currency are dropped.
+   */
+  rates?: () => Promise<RatesPerEur>;
 }
 
 /** Duffel's order cancellation (the fields we read). */
@@ -103,17 +123,24 @@ function legOf(slice: OfferSlice): FareLeg {
   };
 }
 
-/** One Duffel offer as our fare: all slices, the total for every passenger. */
-export function fareOfOffer(offer: Omit<Offer, 'available_services'>, cabin: Fare['cabin']): Fare {
+/**
+ * One Duffel offer as our fare: all slices, the total for every passenger. With `converted` (the
+ * total in the market's currency), the offer's own total is kept as what Duffel bills.
+ */
+export function fareOfOffer(
+  offer: Omit<Offer, 'available_services'>,
+  cabin: Fare['cabin'],
+  converted?: { totalCents: number; currency: string },
+): Fare {
   const checkedBag = (slice: OfferSlice) =>
     slice.segments.every((s) =>
       s.passengers.every((p) => p.baggages.some((b) => b.type === 'checked' && b.quantity > 0)),
     );
+  const own = { totalCents: toCents(offer.total_amount), currency: offer.total_currency };
   return {
     id: offer.id,
     cabin,
-    totalCents: toCents(offer.total_amount),
-    currency: offer.total_currency,
+    ...(converted && converted.currency !== own.currency ? { ...converted, billed: own } : own),
     baggageIncluded: offer.slices.length > 0 && offer.slices.every(checkedBag),
     legs: offer.slices.map(legOf),
   };
@@ -158,10 +185,34 @@ export function secondsUntilReset(header: string | null, now: Date): number {
   return Math.max(1, Math.ceil(seconds));
 }
 
+/** Duffel's passenger of an offer request: adults by type, everyone under 18 by age. */
+export function offerRequestPassenger(p: SearchPassenger): { type: 'adult' } | { age: number } {
+  return p.type === 'adult' ? { type: 'adult' } : { age: p.age };
+}
+
+/**
+ * The phone as Duffel takes it (E.164). The traveler step stores it so; a booking paid before
+ * that rule is read with the passenger's nationality as its country, and refused before any
+ * order is attempted when it is still no valid number.
+ */
+function e164(p: BookingPassenger, index: number): string {
+  const parsed = parsePhoneNumberFromString(p.phone, { defaultCountry: p.nationality as never });
+  if (!parsed?.isValid()) {
+    throw new FlightProviderError('validation', `Passenger ${index + 1}'s phone is not a valid international number`, {
+      validation_errors: [
+        { field: `passengers.${index}.phone_number`, message: 'The phone must be in E.164 format (e.g. +34612345678)' },
+      ],
+    });
+  }
+  return parsed.number;
+}
+
 function passengerOf(
   p: BookingPassenger,
+  index: number,
   id: string,
   documentRequired: boolean,
+  infantId: string | null,
 ): CreateOrderPassenger & { identity_documents?: unknown[] } {
   if (!p.title || !p.gender) {
     throw new FlightProviderError('validation', 'Duffel orders need each passenger title and gender', {
@@ -176,7 +227,9 @@ function passengerOf(
     family_name: p.lastName,
     born_on: p.birthDate,
     email: p.email,
-    phone_number: p.phone,
+    phone_number: e164(p, index),
+    // an infant on a lap travels with one adult: Duffel links them on the adult
+    ...(infantId ? { infant_passenger_id: infantId } : {}),
     ...(documentRequired
       ? {
           identity_documents: [
@@ -194,19 +247,25 @@ function passengerOf(
 
 export class DuffelFlightProvider implements FlightProvider {
   readonly name = 'duffel';
-  readonly requiredTravelerFields: readonly ExtraTravelerField[] = ['title', 'gender'];
+  // Duffel refuses orders whose phone_number is not E.164: the traveler step normalizes it
+  readonly requiredTravelerFields: readonly ExtraTravelerField[] = ['title', 'gender', 'phone_e164'];
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
+  private readonly orderTimeoutMs: number;
+  private readonly orderPollMs: number;
   private readonly now: () => Date;
 
   constructor(private readonly options: DuffelOptions) {
     this.baseUrl = (options.baseUrl || DUFFEL_DEFAULT_URL).replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.orderTimeoutMs = options.orderTimeoutMs ?? ORDER_TIMEOUT_MS;
+    this.orderPollMs = options.orderPollMs ?? ORDER_POLL_MS;
     this.now = options.now ?? (() => new Date());
   }
 
   async search(req: FlightSearchRequest, opts: CallOptions = {}): Promise<SearchResult> {
-    const body: CreateOfferRequest = {
+    const passengers = req.passengers ?? Array.from({ length: req.pax }, () => ({ type: 'adult' as const }));
+    const body = {
       slices: req.legs.map((l) => ({
         origin: l.origin,
         destination: l.destination,
@@ -214,9 +273,9 @@ export class DuffelFlightProvider implements FlightProvider {
         departure_time: null,
         arrival_time: null,
       })),
-      passengers: Array.from({ length: req.pax }, () => ({ type: 'adult' as const })),
+      passengers: passengers.map(offerRequestPassenger),
       cabin_class: req.cabin === 'BUSINESS' ? 'business' : 'economy',
-    };
+    } as CreateOfferRequest;
     // Duffel answers with the offers the airlines sent within supplier_timeout: keep it under ours
     const supplierTimeout = Math.min(60_000, Math.max(2_000, this.timeoutMs - 2_000));
     const result = await this.call<OfferRequest>(
@@ -226,45 +285,62 @@ export class DuffelFlightProvider implements FlightProvider {
       opts,
       body,
     );
-    return this.parsed('search', () => {
+    const offers = this.parsed('search', () => {
       if (!Array.isArray(result.offers)) throw new TypeError('offers is not a list');
-      const fares = result.offers
-        .filter((o) => o.slices.length === req.legs.length && o.total_currency === req.currency)
-        .map((o) => fareOfOffer(o, req.cabin));
-      return { flowId: String(result.id), fares };
+      return result.offers.filter((o) => o.slices.length === req.legs.length);
     });
+    // offers come in the organisation's billing currency: shown and matched in the market's
+    const foreign = offers.some((o) => o.total_currency !== req.currency);
+    const rates = foreign && this.options.rates ? await this.options.rates() : null;
+    const fares: Fare[] = [];
+    for (const o of offers) {
+      if (o.total_currency === req.currency) {
+        fares.push(fareOfOffer(o, req.cabin));
+        continue;
+      }
+      const cents = rates ? convertTo(toCents(o.total_amount), o.total_currency, req.currency, rates) : null;
+      if (cents !== null) fares.push(fareOfOffer(o, req.cabin, { totalCents: cents, currency: req.currency }));
+    }
+    return { flowId: String(result.id), fares };
   }
 
+  /** The offer as Duffel prices it now, in its own (billing) currency. */
   async verify(fareId: string, _flowId: string, opts: CallOptions = {}): Promise<VerifiedFare> {
     const offer = await this.offer('verify', fareId, opts);
-    return this.parsed('verify', () => ({
-      fareId: offer.id,
-      totalCents: toCents(offer.total_amount),
-      currency: offer.total_currency,
-    }));
+    return this.parsed('verify', () => {
+      const own = { totalCents: toCents(offer.total_amount), currency: offer.total_currency };
+      return { fareId: offer.id, ...own, billed: own };
+    });
   }
 
   async book(req: BookFareRequest, opts: CallOptions = {}): Promise<Reservation> {
     const offer = await this.offer('book', req.fareId, opts);
-    if (offer.passengers.length !== req.passengers.length) {
-      throw new FlightProviderError(
-        'validation',
-        `The offer is for ${offer.passengers.length} passengers, the booking has ${req.passengers.length}`,
-        { fare_id: req.fareId, validation_errors: [{ field: 'passengers', message: 'passenger count differs' }] },
-      );
-    }
+    const passengers = this.orderPassengers(offer, req);
     const body: CreateOrder = {
       type: 'instant',
       selected_offers: [offer.id],
-      passengers: offer.passengers.map((op, i) =>
-        passengerOf(req.passengers[i], op.id, offer.passenger_identity_documents_required),
-      ) as CreateOrderPassenger[],
+      passengers,
       payments: [{ type: 'balance', amount: offer.total_amount, currency: offer.total_currency }],
       metadata: { [ORDER_METADATA.reference]: req.reference, [ORDER_METADATA.leg]: String(req.legIndex) },
     };
     try {
-      const order = await this.call<Order>('book', 'POST', '/air/orders', opts, body, req.fareId);
-      return this.parsed('book', () => reservationOf(order));
+      const { data: order, status } = await this.callWithMeta<Order>(
+        'book',
+        'POST',
+        '/air/orders',
+        opts,
+        body,
+        req.fareId,
+      );
+      if (!order) {
+        throw new FlightProviderError('api_error', 'Duffel book answered without data', {
+          provider_errors: [{ code: 'MALFORMED_RESPONSE', message: 'no data' }],
+          outcome_unknown: true,
+        });
+      }
+      // 202 Accepted: the airline has not confirmed yet; the order is followed until it has
+      const confirmed = status === 202 ? await this.confirmed(order.id, req.fareId, opts) : order;
+      return this.parsed('book', () => reservationOf(confirmed));
     } catch (err) {
       if (err instanceof FlightProviderError && err.kind === 'price_change') {
         // the order error names no price: the offer, fetched again, carries the new one
@@ -277,17 +353,90 @@ export class DuffelFlightProvider implements FlightProvider {
     }
   }
 
+  /**
+   * Our travelers on the offer's passengers: adults on adults, children on children (in the
+   * order given), each infant on a lap linked to one adult (Duffel's infant_passenger_id).
+   */
+  private orderPassengers(offer: Offer, req: BookFareRequest): CreateOrderPassenger[] {
+    const kinds = (type: string) => offer.passengers.filter((p) => (p.type ?? 'adult') === type);
+    const finalDate = (offer.slices.at(-1)?.segments[0]?.departing_at ?? '').slice(0, 10);
+    const ours = req.passengers.map((p, index) => ({ p, index, type: passengerTypeOn(p.birthDate, finalDate).type }));
+    const mine = (type: string) => ours.filter((o) => o.type === type);
+    const wrong = ['adult', 'child', 'infant_without_seat'].filter((t) => kinds(t).length !== mine(t).length);
+    if (wrong.length > 0 || offer.passengers.length !== req.passengers.length) {
+      throw new FlightProviderError(
+        'validation',
+        `The offer's passengers (${offer.passengers.length}) are not the booking's (${req.passengers.length}) by type`,
+        {
+          fare_id: req.fareId,
+          validation_errors: [{ field: 'passengers', message: `passenger types differ: ${wrong.join(', ')}` }],
+        },
+      );
+    }
+    const documents = offer.passenger_identity_documents_required;
+    const infants = kinds('infant_without_seat');
+    const out: CreateOrderPassenger[] = [];
+    for (const type of ['adult', 'child', 'infant_without_seat']) {
+      kinds(type).forEach((op, i) => {
+        const { p, index } = mine(type)[i];
+        const infant = type === 'adult' ? (infants[i]?.id ?? null) : null;
+        out.push(passengerOf(p, index, op.id, documents, infant) as CreateOrderPassenger);
+      });
+    }
+    return out;
+  }
+
+  /** Follows an accepted order until the airline confirmed it (booking reference) or it failed. */
+  private async confirmed(orderId: string, fareId: string, opts: CallOptions): Promise<Order> {
+    const deadline = Date.now() + this.orderTimeoutMs;
+    for (;;) {
+      let order: Order;
+      try {
+        order = await this.call<Order>('retrieve', 'GET', `/air/orders/${encodeURIComponent(orderId)}`, opts);
+      } catch (err) {
+        if (
+          err instanceof FlightProviderError &&
+          err.details.provider_errors?.some((e) => (e as { code?: string }).code === 'not_found')
+        ) {
+          throw new FlightProviderError('booking_failed', `Duffel did not create the accepted order ${orderId}`, {
+            fare_id: fareId,
+            provider_errors: err.details.provider_errors,
+          });
+        }
+        throw err;
+      }
+      if (order.cancelled_at) {
+        throw new FlightProviderError('booking_failed', `The airline refused the accepted order ${orderId}`, {
+          fare_id: fareId,
+          provider_errors: [{ code: 'order_cancelled', message: `cancelled at ${order.cancelled_at}` }],
+        });
+      }
+      if (order.booking_reference) return order;
+      if (Date.now() + this.orderPollMs > deadline || opts.signal?.aborted) {
+        // still pending: the next run finds it by its metadata before booking anything
+        throw new FlightProviderError('timeout', `Duffel has not confirmed order ${orderId} yet`, {
+          fare_id: fareId,
+          outcome_unknown: true,
+        });
+      }
+      await new Promise((r) => setTimeout(r, this.orderPollMs));
+    }
+  }
+
   async retrieve(reservationId: string, opts: CallOptions = {}): Promise<Reservation> {
     const order = await this.call<Order>('retrieve', 'GET', `/air/orders/${encodeURIComponent(reservationId)}`, opts);
     return this.parsed('retrieve', () => reservationOf(order));
   }
 
+  /**
+   * The order of this leg, found by our booking reference and leg in its metadata. The order
+   * list cannot filter on metadata and its name filter need not match our spelling of a name
+   * (an operator may have corrected it since), so the newest orders are read page by page.
+   */
   async findBooking(key: LegBookingKey, opts: CallOptions = {}): Promise<Reservation | null> {
-    const name = `${key.leadPassenger.firstName} ${key.leadPassenger.lastName}`;
     let after: string | undefined;
     for (let page = 0; page < ORDER_LIST_PAGES; page++) {
       const query = new URLSearchParams({ limit: '200' });
-      query.append('passenger_name[]', name);
       if (after) query.set('after', after);
       const { data, meta } = await this.callWithMeta<Order[]>('find', 'GET', `/air/orders?${query}`, opts);
       const found = (Array.isArray(data) ? data : []).find(
@@ -378,8 +527,9 @@ export class DuffelFlightProvider implements FlightProvider {
     opts: CallOptions,
     body?: unknown,
     fareId?: string,
-  ): Promise<{ data: T; meta?: unknown }> {
-    const signals = [AbortSignal.timeout(this.timeoutMs), ...(opts.signal ? [opts.signal] : [])];
+  ): Promise<{ data: T; meta?: unknown; status: number }> {
+    const limit = op === 'book' && method === 'POST' ? this.orderTimeoutMs : this.timeoutMs;
+    const signals = [AbortSignal.timeout(limit), ...(opts.signal ? [opts.signal] : [])];
     // a booking whose answer never came may exist at Duffel: the job looks for it before booking again
     const unknownOutcome = op === 'book' ? { outcome_unknown: true } : {};
     let res: Response;
@@ -398,7 +548,7 @@ export class DuffelFlightProvider implements FlightProvider {
     } catch (err) {
       const name = (err as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') {
-        const why = opts.signal?.aborted ? 'was stopped by its deadline' : `timed out after ${this.timeoutMs} ms`;
+        const why = opts.signal?.aborted ? 'was stopped by its deadline' : `timed out after ${limit} ms`;
         throw new FlightProviderError('timeout', `Duffel ${op} ${why}`, { fare_id: fareId, ...unknownOutcome });
       }
       throw new FlightProviderError('api_error', `Duffel ${op} unreachable: ${(err as Error).message}`, {
@@ -428,7 +578,7 @@ export class DuffelFlightProvider implements FlightProvider {
           provider_errors: [{ code: 'MALFORMED_RESPONSE', message: text.slice(0, 200) }],
         });
       }
-      return { data: json.data as T, meta: json.meta };
+      return { data: json.data as T, meta: json.meta, status: res.status };
     }
     throw this.failure(op, res, (json ?? {}) as DuffelFailureBody, fareId);
   }

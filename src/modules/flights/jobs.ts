@@ -23,6 +23,7 @@ import {
   type CallOptions,
   type Fare,
   FlightProviderError,
+  type FlightSearchRequest,
   type Reservation,
 } from './provider.js';
 import { flightProvider } from './providers.js';
@@ -36,6 +37,7 @@ import {
   internationalSearch,
   noMatchingFareMetadata,
   providerFailureMetadata,
+  searchPassengers,
   verifiedPriceChange,
 } from './rules.js';
 
@@ -83,6 +85,33 @@ export interface FlightJobs {
 }
 
 const jobsByContext = new WeakMap<AppContext, FlightJobs>();
+
+/**
+ * The search that books (or re-books) one leg: the leg's flights for the booking's travelers,
+ * children by age and infants on a lap as their birth dates say on the leg's last flight.
+ */
+export async function legSearchRequest(
+  db: AppContext['database']['db'],
+  booking: { id: number; actualPaxCount: number; currency: string },
+  selection: StoredFlightSelection,
+  leg: FlightLeg,
+): Promise<FlightSearchRequest> {
+  const pax = booking.actualPaxCount;
+  const request =
+    leg.type === 'international'
+      ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
+      : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
+  const travelers = await passengersOf(db, booking.id);
+  if (travelers.length !== pax) return request;
+  const lastDate = request.legs[request.legs.length - 1].date;
+  return {
+    ...request,
+    passengers: searchPassengers(
+      travelers.map((p) => p.birthDate),
+      lastDate,
+    ),
+  };
+}
 
 /** The flight job definitions of a context (the same objects for register and dispatch). */
 export function flightJobs(ctx: AppContext): FlightJobs {
@@ -171,7 +200,13 @@ export function flightJobs(ctx: AppContext): FlightJobs {
     bookingId: number,
     leg: FlightLeg,
     reservation: Reservation,
-    from: { fareId: string | null; flowId: string | null; flightNumbers: string[] | null },
+    from: {
+      fareId: string | null;
+      flowId: string | null;
+      flightNumbers: string[] | null;
+      /** the fare's total in the market's currency (the provider may bill in another) */
+      sold?: { totalCents: number; currency: string };
+    },
   ): Promise<void> {
     const provider = flightProvider(ctx);
     const numbers =
@@ -191,8 +226,11 @@ export function flightJobs(ctx: AppContext): FlightJobs {
       reservationId: reservation.reservationId,
       pnr: reservation.pnr,
       status: reservation.status,
-      totalPrice: formatCents(reservation.totalCents),
-      currency: reservation.currency,
+      totalPrice: formatCents(from.sold?.totalCents ?? reservation.totalCents),
+      currency: from.sold?.currency ?? reservation.currency,
+      ...(from.sold && from.sold.currency !== reservation.currency
+        ? { billedTotal: formatCents(reservation.totalCents), billedCurrency: reservation.currency }
+        : {}),
       flightNumbers: numbers,
     });
     await ctx.queue.dispatch(retrieveReservation, { flightBookingId: record.id });
@@ -256,7 +294,12 @@ export function flightJobs(ctx: AppContext): FlightJobs {
         totalCents: reservation.totalCents || verified.totalCents,
         currency: reservation.currency || verified.currency,
       },
-      { fareId: fare.id, flowId, flightNumbers: fare.legs.flatMap((l) => l.flightNumbers) },
+      {
+        fareId: fare.id,
+        flowId,
+        flightNumbers: fare.legs.flatMap((l) => l.flightNumbers),
+        sold: { totalCents: fare.totalCents, currency: fare.currency },
+      },
     );
     await afterLegBooked(bookingId, selection.legs.length, legIndex);
   }
@@ -323,12 +366,11 @@ export function flightJobs(ctx: AppContext): FlightJobs {
             return outcome.done();
           }
         }
-        const request =
-          leg.type === 'international'
-            ? internationalSearch(selection.outbound, selection.inbound, leg.cabin_class, pax, booking.currency)
-            : domesticSearch(leg, leg.cabin_class, pax, booking.currency);
+        const request = await legSearchRequest(db, booking, selection, leg);
         const { flowId, fares } = await provider.search(request, { signal });
-        const fare = findMatchingFare(leg, fares, pax);
+        // the checkout priced adults: a party with children or infants matches by flights only
+        const allAdults = (request.passengers ?? []).every((p) => p.type === 'adult');
+        const fare = findMatchingFare(leg, fares, pax, allAdults);
         if (!fare) {
           const meta = noMatchingFareMetadata(leg, pax, fares.length);
           const count = await repo.countNoMatch(db, bookingId, legIndex, meta);

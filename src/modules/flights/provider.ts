@@ -14,11 +14,22 @@ export interface SearchLeg {
   date: string;
 }
 
+/**
+ * One passenger of a search as airlines price it: adults, children with their age, infants on a
+ * lap (under 2). Unknown birth dates (before the traveler step) search adults.
+ */
+export type SearchPassenger =
+  | { type: 'adult' }
+  | { type: 'child'; age: number }
+  | { type: 'infant_without_seat'; age: number };
+
 export interface FlightSearchRequest {
   tripType: TripType;
   cabin: CabinClass;
-  /** passengers (adults) */
+  /** passengers */
   pax: number;
+  /** the passengers' types when their birth dates are known (the leg job); else pax adults */
+  passengers?: SearchPassenger[];
   /** one leg for ONE_WAY, two for ROUND_TRIP and MULTI_CITY (outbound, inbound) */
   legs: SearchLeg[];
   currency: string;
@@ -46,12 +57,20 @@ export interface FareLeg {
   stopoverAirports: string[];
 }
 
+/** What the provider bills in its own currency (Duffel: the organisation's billing currency). */
+export interface BilledAmount {
+  totalCents: number;
+  currency: string;
+}
+
 export interface Fare {
   id: string;
   cabin: CabinClass;
-  /** total for all passengers, in cents */
+  /** total for all passengers, in cents of the market's currency (converted at today's rate) */
   totalCents: number;
   currency: string;
+  /** the provider's own total when it bills in another currency than the market's */
+  billed?: BilledAmount;
   baggageIncluded: boolean;
   legs: FareLeg[];
 }
@@ -66,6 +85,7 @@ export interface VerifiedFare {
   fareId: string;
   totalCents: number;
   currency: string;
+  billed?: BilledAmount;
 }
 
 /** Titles and genders as Duffel's orders take them. */
@@ -73,7 +93,7 @@ export type PassengerTitle = 'mr' | 'ms' | 'mrs' | 'miss' | 'dr';
 export type PassengerGender = 'm' | 'f';
 
 /** Traveler fields beyond the spec's that a provider needs to book (see requiredTravelerFields). */
-export type ExtraTravelerField = 'title' | 'gender';
+export type ExtraTravelerField = 'title' | 'gender' | 'phone_e164';
 
 export interface BookingPassenger {
   title?: PassengerTitle | null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlightProviderError, FlightSearchRequest } from './provider.js';
+import { fareMatchesLeg, internationalLeg, pickFare } from './rules.js';
 import { SandboxFlightProvider, sandboxFares } from './sandbox.js';
 
 const roundTrip: FlightSearchRequest = {
@@ -96,5 +97,46 @@ describe('sandbox provider', () => {
     );
     expect(apiError.details.provider_errors).toHaveLength(1);
     expect((await failureOf(p.verify('SBX.bogus', flowId))).kind).toBe('fare_expired');
+  });
+});
+
+describe('sandbox scenarios a demo selects at run time', () => {
+  it('a traveler named Pricechange, Expired, Providererror or Rejected makes the booking call fail so', async () => {
+    const p = new SandboxFlightProvider();
+    const { flowId, fares } = await p.search(roundTrip);
+    const book = (lastName: string) =>
+      failureOf(
+        p.book({
+          fareId: fares[0].id,
+          flowId,
+          reference: 'R',
+          legIndex: 0,
+          passengers: [passenger, { ...passenger, lastName }],
+        }),
+      );
+    const changed = await book('Pricechange');
+    expect(changed.kind).toBe('price_change');
+    // a tenth dearer, in cents: e.g. 1000.00 -> 1100.00
+    expect(Math.round(changed.details.new_price! * 100)).toBe(
+      fares[0].totalCents + Math.round(fares[0].totalCents / 10),
+    );
+    expect((await book('expired')).kind).toBe('fare_expired');
+    expect((await book('Provider Error')).kind).toBe('api_error');
+    expect((await book('REJECTED')).kind).toBe('validation');
+    const booked = await p.book({ fareId: fares[0].id, flowId, reference: 'R', legIndex: 0, passengers: [passenger] });
+    expect(booked.status).toBe('CONFIRMED');
+  });
+
+  it('a departure on the 13th sells other flights once the travelers are known: the leg finds no match', () => {
+    const on13 = { ...roundTrip, legs: [{ ...roundTrip.legs[0], date: '2026-09-13' }, roundTrip.legs[1]] };
+    const atCheckout = pickFare(sandboxFares(on13))!;
+    const leg = internationalLeg(atCheckout, 2, 0);
+    const adults = [{ type: 'adult' as const }, { type: 'adult' as const }];
+    const afterPayment = sandboxFares({ ...on13, passengers: adults });
+    expect(afterPayment.some((f) => fareMatchesLeg(leg, f, 2))).toBe(false);
+    // any other day finds the flights the customer chose
+    const usual = pickFare(sandboxFares(roundTrip))!;
+    const found = sandboxFares({ ...roundTrip, passengers: adults });
+    expect(found.some((f) => fareMatchesLeg(internationalLeg(usual, 2, 0), f, 2))).toBe(true);
   });
 });

@@ -1,7 +1,6 @@
 // HTTP of the checkout's flight steps under /api/{market}/{lang}/checkout: live economy
 // re-pricing, live business search, cached flight options and the flight selection; plus the
 // admin "Book All Flights / Retry" endpoint (src/modules/bookings/routes.ts).
-import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.js';
@@ -55,38 +54,50 @@ const FlightCard = component(
 );
 const FlightOption = ref(FlightCard);
 
-const EconomySearch = Type.Object({
-  has_flights: Type.Boolean(),
-  price_changed: Type.Boolean(),
-  fallback: Type.Optional(Type.Literal(true)),
-  original_price: Type.Optional(Type.Number()),
-  new_price: Type.Optional(Type.Number()),
-});
+const EconomySearch = component(
+  'EconomyFlightSearch',
+  Type.Object({
+    has_flights: Type.Boolean(),
+    price_changed: Type.Boolean(),
+    fallback: Type.Optional(Type.Literal(true)),
+    original_price: Type.Optional(Type.Number()),
+    new_price: Type.Optional(Type.Number()),
+  }),
+  'Live economy re-pricing of the offer: whether flights were found and the price changed.',
+);
 
-const BusinessSearch = Type.Object({
-  offer_id: Type.Integer(),
-  tour_name: Nullable(Type.String()),
-  outbound_options: Type.Array(FlightOption),
-  inbound_options: Type.Array(FlightOption),
-  cabinClass: Type.Literal('BUSINESS'),
-  has_flights: Type.Boolean(),
-  source_type: Type.Literal('live_search'),
-  original_final_price: Type.Number(),
-  pax_count: Type.Integer(),
-  apihubflowid: Type.String({ description: 'provider flow id' }),
-  fallback: Type.Optional(Type.Literal(true)),
-});
+const BusinessSearch = component(
+  'BusinessFlightSearch',
+  Type.Object({
+    offer_id: Type.Integer(),
+    tour_name: Nullable(Type.String()),
+    outbound_options: Type.Array(FlightOption),
+    inbound_options: Type.Array(FlightOption),
+    cabinClass: Type.Literal('BUSINESS'),
+    has_flights: Type.Boolean(),
+    source_type: Type.Literal('live_search'),
+    original_final_price: Type.Number(),
+    pax_count: Type.Integer(),
+    apihubflowid: Type.String({ description: 'provider flow id' }),
+    fallback: Type.Optional(Type.Literal(true)),
+  }),
+  'Business fares of the offer, priced live.',
+);
 
-const CachedFlights = Type.Object({
-  offer_id: Type.Integer(),
-  tour_name: Nullable(Type.String()),
-  final_price: Type.Number(),
-  cabinClass: Type.Literal('ECONOMY'),
-  source_type: Type.Literal('cache'),
-  has_flights: Type.Boolean(),
-  outbound_options: Type.Array(FlightOption),
-  inbound_options: Type.Array(FlightOption),
-});
+const CachedFlights = component(
+  'CachedFlights',
+  Type.Object({
+    offer_id: Type.Integer(),
+    tour_name: Nullable(Type.String()),
+    final_price: Type.Number(),
+    cabinClass: Type.Literal('ECONOMY'),
+    source_type: Type.Literal('cache'),
+    has_flights: Type.Boolean(),
+    outbound_options: Type.Array(FlightOption),
+    inbound_options: Type.Array(FlightOption),
+  }),
+  'The flight cards cached with the offer.',
+);
 
 const Segment = Type.Object({
   departure_date: Type.Optional(Type.String({ format: 'date' })),
@@ -101,32 +112,36 @@ const Segment = Type.Object({
   arrivalDayOffset: Type.Optional(Type.Integer()),
 });
 
-const FlightSelectionBody = Type.Object({
-  cabin_class: Type.Enum(['ECONOMY', 'BUSINESS']),
-  outbound: Type.Optional(Nullable(Segment)),
-  inbound: Type.Optional(Nullable(Segment)),
-  business_extra_price_per_person: Type.Optional(
-    Nullable(Type.Number({ description: 'ignored: the server uses its own price for fare_id' })),
-  ),
-  fare_id: Type.Optional(
-    Nullable(
-      Type.String({
-        maxLength: 4000,
-        description:
-          'the chosen card: BUSINESS a card of the business search; ECONOMY a card of the live economy search, ' +
-          '"cache" for the cached route card, or absent for the fare the price was built on (unknown: 422 fare_not_found)',
-      }),
+const FlightSelectionBody = component(
+  'FlightSelectionInput',
+  Type.Object({
+    cabin_class: Type.Enum(['ECONOMY', 'BUSINESS']),
+    outbound: Type.Optional(Nullable(Segment)),
+    inbound: Type.Optional(Nullable(Segment)),
+    business_extra_price_per_person: Type.Optional(
+      Nullable(Type.Number({ description: 'ignored: the server uses its own price for fare_id' })),
     ),
-  ),
-  advance: Type.Optional(Type.Boolean({ default: true })),
-});
+    fare_id: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 4000,
+          description:
+            'the chosen card: BUSINESS a card of the business search; ECONOMY a card of the live economy search or ' +
+            'of GET /{offerId}/flights (re-checked live for the party; expired: 422 fare_not_found), ' +
+            '"cache" for the cached route card, or absent for the fare the price was built on',
+        }),
+      ),
+    ),
+    advance: Type.Optional(Type.Boolean({ default: true })),
+  }),
+  'The flight selection: cabin class and, for BUSINESS, the chosen fare.',
+);
 
 export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sessions = CheckoutSessions.of(ctx);
   const service = new FlightCheckoutService(ctx, sessions);
 
   await app.register(async (plugin) => {
-    await plugin.register(cookie, { secret: ctx.config.appKey });
     await marketScoped(plugin, ctx, (r) => {
       const base = '/api/:market/:lang/checkout';
       const tags = ['checkout'];
@@ -138,7 +153,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             tags,
             summary: 'Live economy re-pricing of the offer (falls back to the cache on provider errors)',
             params: OfferParams,
-            response: { 200: ok(EconomySearch), 404: ErrorBody, 429: ErrorBody },
+            response: { 200: ok(ref(EconomySearch)), 404: ErrorBody, 429: ErrorBody },
           },
           onRequest: rateLimit({ name: 'checkout-economy-search', max: 5, windowSeconds: 60 }),
         },
@@ -157,7 +172,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
             summary: 'Live business class search for the session passengers',
             security: SESSION_REQUIRED,
             params: OfferParams,
-            response: { 200: ok(BusinessSearch), 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+            response: { 200: ok(ref(BusinessSearch)), 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
           },
           onRequest: rateLimit({ name: 'checkout-business-search', max: 10, windowSeconds: 60 }),
         },
@@ -173,15 +188,19 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         {
           schema: {
             tags,
-            summary: 'Flight options from the offer cache',
+            summary: 'Flight cards to choose: the offer cache (a non-standard party: its own live search)',
+            description:
+              'Every card listed can be chosen with PUT /flights by its fareId. With a session of a party other ' +
+              "than the offer's 2 adults whose economy search ran, the cards are that search's, priced for the party.",
             params: OfferParams,
-            response: { 200: ok(CachedFlights), 404: ErrorBody },
+            response: { 200: ok(ref(CachedFlights)), 404: ErrorBody },
           },
         },
-        async (request) => ({
-          success: true,
-          data: await service.cachedOptions((request as Scoped).scope, offerIdOf(request)),
-        }),
+        async (request) => {
+          const scope = (request as Scoped).scope;
+          const session = await sessions.find(scope, request);
+          return { success: true, data: await service.cachedOptions(scope, offerIdOf(request), session) };
+        },
       );
 
       r.put(
@@ -193,8 +212,8 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
               'Flight selection: the chosen card by fare_id (BUSINESS needs it; ECONOMY: live card, "cache", or the priced fare)',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: FlightSelectionBody,
-            response: { 200: ok(ref(Session)), 400: ErrorBody, 422: ErrorBody },
+            body: ref(FlightSelectionBody),
+            response: { 200: ok(ref(Session)), 400: ErrorBody, 422: ErrorBody, 502: ErrorBody },
           },
         },
         async (request) => {
@@ -202,7 +221,7 @@ export async function flightsRoutes(app: FastifyInstance, ctx: AppContext): Prom
           const session = await sessions.require(scope, request);
           return {
             success: true,
-            data: await service.selectFlights(session, request.body as FlightSelectionInput),
+            data: await service.selectFlights(scope, session, request.body as FlightSelectionInput),
           };
         },
       );

@@ -9,6 +9,7 @@ import {
   FlightProviderError,
   type FlightSearchRequest,
   type ProviderFailureKind,
+  type SearchPassenger,
   type TripType,
   type VerifiedFare,
 } from './provider.js';
@@ -42,7 +43,14 @@ export interface FlightLeg {
   /** "MAD-NRT/NRT-MAD" for the international leg, "NRT-KIX" for a domestic one */
   route: string;
   cabin_class: CabinClass;
+  /** per person, rounded to the cent for display; the exact total is fare_total_cents */
   fare_price: number;
+  /** the fare's total for fare_pax passengers, in cents of the market's currency (unrounded) */
+  fare_total_cents?: number;
+  fare_pax?: number;
+  /** what the provider bills for it in its own currency, when that is not the market's */
+  billed_total_cents?: number;
+  billed_currency?: string;
   flight_numbers: { outbound: string[]; inbound: string[] };
   origin: string;
   destination: string;
@@ -83,6 +91,29 @@ export function internationalSearch(
       { origin: inbound.departure_airport, destination: inbound.arrival_airport, date: inbound.departure_date },
     ],
   };
+}
+
+/** Whole years between a birth date and a date (YYYY-MM-DD). */
+export function ageOn(birthDate: string, date: string): number {
+  const [by, bm, bd] = birthDate.slice(0, 10).split('-').map(Number);
+  const [y, m, d] = date.slice(0, 10).split('-').map(Number);
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/**
+ * How airlines price a passenger on a date (Duffel: the age on the final slice's departure): 18
+ * and over adult, 2 to 17 child, under 2 an infant on a lap.
+ */
+export function passengerTypeOn(birthDate: string, date: string): SearchPassenger {
+  if (!birthDate || !date) return { type: 'adult' };
+  const age = ageOn(birthDate, date);
+  if (age >= 18) return { type: 'adult' };
+  return age >= 2 ? { type: 'child', age } : { type: 'infant_without_seat', age: Math.max(0, age) };
+}
+
+/** The search passengers of travelers, on the date of the last flight searched. */
+export function searchPassengers(birthDates: string[], lastDate: string): SearchPassenger[] {
+  return birthDates.map((b) => passengerTypeOn(b, lastDate));
 }
 
 /** Domestic legs are always searched one-way. */
@@ -157,28 +188,67 @@ function sameNumbers(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
+/** Whether a fare flies exactly these outbound and inbound flight numbers. */
+export function sameFlights(
+  fare: { legs: Pick<FareLeg, 'flightNumbers'>[] },
+  numbers: { outbound: string[]; inbound: string[] },
+): boolean {
+  const [out, back] = fare.legs;
+  return (
+    !!out &&
+    !!back &&
+    sameNumbers(out.flightNumbers, numbers.outbound) &&
+    sameNumbers(back.flightNumbers, numbers.inbound)
+  );
+}
+
+/**
+ * What the leg's fare costs for `pax` passengers, in cents: the exact total the price was built
+ * on when it was searched for that party, else the per-person fare times the passengers.
+ */
+export function legTotalCents(
+  leg: Pick<FlightLeg, 'fare_price' | 'fare_total_cents' | 'fare_pax'>,
+  pax: number,
+): number {
+  if (leg.fare_total_cents !== undefined && leg.fare_pax === pax) return leg.fare_total_cents;
+  return toCents(leg.fare_price) * pax;
+}
+
 /** Price check of the matching rule: fare_price x pax against the fare total within 0.01. */
 export function priceMatches(farePrice: number, pax: number, fareTotalCents: number): boolean {
   return Math.abs(toCents(farePrice) * pax - fareTotalCents) <= 1;
 }
 
 /**
+ * The fare costs what the leg was sold with: in the provider's billing currency when both were
+ * converted (a rate update is no price change), else the exact total, else the old per-person rule.
+ */
+function legPriceMatches(leg: FlightLeg, fare: Fare, pax: number): boolean {
+  if (leg.billed_total_cents !== undefined && fare.billed && fare.billed.currency === leg.billed_currency) {
+    return fare.billed.totalCents === leg.billed_total_cents;
+  }
+  if (leg.fare_total_cents !== undefined && leg.fare_pax === pax) return fare.totalCents === leg.fare_total_cents;
+  return priceMatches(leg.fare_price, pax, fare.totalCents);
+}
+
+/**
  * Whether `fare` is the one chosen for `leg`. International legs (economy and business, business
  * fares bundled): outbound and inbound flight numbers exactly, plus the price for 2 passengers.
  * Domestic legs: outbound flight numbers, plus the price for 2 passengers. Other passenger counts
- * match by flight numbers only.
+ * match by flight numbers only, and so does a party with children or infants (`checkPrice` false:
+ * the checkout priced adults, the airline prices them lower).
  */
-export function fareMatchesLeg(leg: FlightLeg, fare: Fare, pax: number): boolean {
+export function fareMatchesLeg(leg: FlightLeg, fare: Fare, pax: number, checkPrice = true): boolean {
   const [out, back] = fare.legs as (FareLeg | undefined)[];
   if (!out || !sameNumbers(out.flightNumbers, leg.flight_numbers.outbound)) return false;
   if (leg.type === 'international' && (!back || !sameNumbers(back.flightNumbers, leg.flight_numbers.inbound))) {
     return false;
   }
-  return pax !== 2 || priceMatches(leg.fare_price, pax, fare.totalCents);
+  return pax !== 2 || !checkPrice || legPriceMatches(leg, fare, pax);
 }
 
-export function findMatchingFare(leg: FlightLeg, fares: Fare[], pax: number): Fare | undefined {
-  return fares.find((f) => fareMatchesLeg(leg, f, pax));
+export function findMatchingFare(leg: FlightLeg, fares: Fare[], pax: number, checkPrice = true): Fare | undefined {
+  return fares.find((f) => fareMatchesLeg(leg, f, pax, checkPrice));
 }
 
 export type FailureMetadata = Record<string, unknown> & { message: string; sub_type: string; leg_index: number };
@@ -191,7 +261,7 @@ export function noMatchingFareMetadata(leg: FlightLeg, pax: number, totalFaresSe
     flight_numbers: numbers,
     cabin_class: leg.cabin_class,
     total_fares_searched: totalFaresSearched,
-    expected_price: centsToNumber(toCents(leg.fare_price) * pax),
+    expected_price: centsToNumber(legTotalCents(leg, pax)),
     leg_type: leg.type,
     leg_index: leg.leg_index,
   };
@@ -208,15 +278,18 @@ export function percentageChange(originalCents: number, newCents: number): numbe
  * currency) is a price change, with both prices, before anything is booked.
  */
 export function verifiedPriceChange(fare: Fare, verified: VerifiedFare): FlightProviderError | null {
-  if (verified.totalCents === fare.totalCents && verified.currency === fare.currency) return null;
+  // a converted fare is compared in what the provider bills: a rate update is no price change
+  const before = fare.billed ?? fare;
+  const now = fare.billed && verified.billed ? verified.billed : verified;
+  if (now.totalCents === before.totalCents && now.currency === before.currency) return null;
   return new FlightProviderError(
     'price_change',
-    `Fare price changed from ${centsToNumber(fare.totalCents)} to ${centsToNumber(verified.totalCents)} ${verified.currency}`,
+    `Fare price changed from ${centsToNumber(before.totalCents)} to ${centsToNumber(now.totalCents)} ${now.currency}`,
     {
       fare_id: fare.id,
-      original_price: centsToNumber(fare.totalCents),
-      new_price: centsToNumber(verified.totalCents),
-      currency: verified.currency,
+      original_price: centsToNumber(before.totalCents),
+      new_price: centsToNumber(now.totalCents),
+      currency: now.currency,
     },
   );
 }
@@ -299,6 +372,16 @@ export function segmentOf(l: FareLeg): FlightSegment {
   };
 }
 
+/** The amounts of a leg from its fare: per person for display, the exact totals for booking. */
+function legAmounts(fare: Fare, pax: number) {
+  return {
+    fare_price: centsToNumber(perPerson(fare.totalCents, pax)),
+    fare_total_cents: fare.totalCents,
+    fare_pax: pax,
+    ...(fare.billed ? { billed_total_cents: fare.billed.totalCents, billed_currency: fare.billed.currency } : {}),
+  };
+}
+
 /** The international leg (outbound + inbound, one fare) of a selection; fare_price per person. */
 export function internationalLeg(fare: Fare, pax: number, legIndex = 0): FlightLeg {
   const [out, back] = fare.legs;
@@ -307,7 +390,7 @@ export function internationalLeg(fare: Fare, pax: number, legIndex = 0): FlightL
     type: 'international',
     route: `${out.origin}-${out.destination}/${back.origin}-${back.destination}`,
     cabin_class: fare.cabin,
-    fare_price: centsToNumber(perPerson(fare.totalCents, pax)),
+    ...legAmounts(fare, pax),
     flight_numbers: { outbound: out.flightNumbers, inbound: back.flightNumbers },
     origin: out.origin,
     destination: out.destination,
@@ -323,7 +406,7 @@ export function domesticLeg(fare: Fare, pax: number, legIndex: number): FlightLe
     type: 'domestic',
     route: `${l.origin}-${l.destination}`,
     cabin_class: fare.cabin,
-    fare_price: centsToNumber(perPerson(fare.totalCents, pax)),
+    ...legAmounts(fare, pax),
     flight_numbers: { outbound: l.flightNumbers, inbound: [] },
     origin: l.origin,
     destination: l.destination,

@@ -95,7 +95,9 @@ function fareLeg(rand: () => number, origin: string, destination: string, date: 
 
 /** The deterministic fares of a search (also served by the fake HTTP provider in tests). */
 export function sandboxFares(req: FlightSearchRequest): Fare[] {
-  const route = req.legs.map((l) => `${l.origin}-${l.destination}-${l.date}`).join('|');
+  // the no-match scenario: once the travelers are known, the first leg's day sells other flights
+  const moved = req.passengers !== undefined && Number(req.legs[0]?.date.slice(8, 10)) === SANDBOX_NO_MATCH_DAY;
+  const route = req.legs.map((l) => `${l.origin}-${l.destination}-${l.date}`).join('|') + (moved ? ':moved' : '');
   const oneWay = req.tripType === 'ONE_WAY';
   const fares: Fare[] = [];
   for (let i = 0; i < FARES_PER_SEARCH; i++) {
@@ -105,7 +107,8 @@ export function sandboxFares(req: FlightSearchRequest): Fare[] {
     if (req.cabin === 'BUSINESS') perPerson = Math.floor(perPerson * 3.2);
     const legs = req.legs.map((l) => fareLeg(rand, l.origin, l.destination, l.date, oneWay));
     fares.push({
-      id: `SBX.${encode({ r: req, i } satisfies FareKey)}`,
+      // the travelers' types change no sandbox fare: the same flights keep the same id
+      id: `SBX.${encode({ r: moved ? req : { ...req, passengers: undefined }, i } satisfies FareKey)}`,
       cabin: req.cabin,
       totalCents: perPerson * req.pax + Math.floor(rand() * 2),
       currency: req.currency,
@@ -125,6 +128,32 @@ function fareFromId(fareId: string): Fare | undefined {
 
 export type SandboxOperation = 'search' | 'verify' | 'book' | 'retrieve';
 
+/**
+ * Failures a demo selects at run time through a traveler's last name (any traveler of the
+ * booking): the leg job (or a re-booking) meets them when it books that leg.
+ */
+export const SANDBOX_NAME_SCENARIOS: Record<string, ProviderFailureKind> = {
+  PRICECHANGE: 'price_change',
+  EXPIRED: 'fare_expired',
+  PROVIDERERROR: 'api_error',
+  REJECTED: 'validation',
+};
+
+/**
+ * A departure on this day of the month is sold at checkout but gone when the flights are booked:
+ * searches for known travelers (after payment) answer other flights, so the leg finds no match.
+ */
+export const SANDBOX_NO_MATCH_DAY = 13;
+
+/** The scenario a booking's travelers select, if any. */
+export function nameScenario(passengers: { lastName: string }[]): ProviderFailureKind | undefined {
+  for (const p of passengers) {
+    const kind = SANDBOX_NAME_SCENARIOS[p.lastName.replace(/\s+/g, '').toUpperCase()];
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
 export interface SandboxOptions {
   /** make an operation fail with a given kind (demos, tests) */
   failures?: Partial<Record<SandboxOperation, ProviderFailureKind>>;
@@ -140,9 +169,19 @@ export class SandboxFlightProvider implements FlightProvider {
     this.options.failures = { ...this.options.failures, [op]: kind };
   }
 
-  private failIfConfigured(op: SandboxOperation, fareId?: string): void {
-    const kind = this.options.failures?.[op];
+  private failIfConfigured(op: SandboxOperation, fareId?: string, selected?: ProviderFailureKind): void {
+    const kind = selected ?? this.options.failures?.[op];
     if (!kind) return;
+    if (kind === 'price_change') {
+      const fare = fareId ? fareFromId(fareId) : undefined;
+      const total = fare?.totalCents ?? 0;
+      throw new FlightProviderError('price_change', `Sandbox ${op}: the fare price changed`, {
+        fare_id: fareId,
+        original_price: total / 100,
+        new_price: (total + Math.round(total / 10)) / 100,
+        currency: fare?.currency,
+      });
+    }
     const details =
       kind === 'api_error'
         ? { provider_errors: [{ code: 'SANDBOX', message: `configured ${op} failure` }] }
@@ -168,15 +207,6 @@ export class SandboxFlightProvider implements FlightProvider {
         expired_at: new Date(0).toISOString(),
       });
     }
-    if (this.options.failures?.verify === 'price_change') {
-      const raised = fare.totalCents + Math.round(fare.totalCents / 10);
-      throw new FlightProviderError('price_change', 'Fare price changed', {
-        fare_id: fareId,
-        original_price: fare.totalCents / 100,
-        new_price: raised / 100,
-        currency: fare.currency,
-      });
-    }
     this.failIfConfigured('verify', fareId);
     return { fareId, totalCents: fare.totalCents, currency: fare.currency };
   }
@@ -184,7 +214,7 @@ export class SandboxFlightProvider implements FlightProvider {
   async book(req: BookFareRequest): Promise<Reservation> {
     const fare = fareFromId(req.fareId);
     if (!fare) throw new FlightProviderError('booking_failed', 'Fare not found', { fare_id: req.fareId });
-    this.failIfConfigured('book', req.fareId);
+    this.failIfConfigured('book', req.fareId, nameScenario(req.passengers));
     return this.reservation(`SBXR.${encode({ f: req.fareId, r: req.reference, n: req.passengers.length })}`, fare);
   }
 

@@ -4,7 +4,13 @@
 import type { AppContext } from '../../context.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
-import { type OfferWithProduct, offerFlightData, offerFlightPrice, refreshOfferFlights } from '../catalog/offers.js';
+import {
+  dropOfferFlightCard,
+  type OfferWithProduct,
+  offerFlightData,
+  offerFlightPrice,
+  refreshOfferFlights,
+} from '../catalog/offers.js';
 import { loadExchangeRates } from '../catalog/supply.js';
 import {
   defaultRoomType,
@@ -17,6 +23,7 @@ import { loadHotelRates, loadStays } from '../checkout/supply.js';
 import type { MarketScope } from '../markets/rules.js';
 import {
   type BusinessFareMeta,
+  cardOfSegment,
   domesticLegsOf,
   type EconomyFareMeta,
   economyOptions,
@@ -39,8 +46,10 @@ import {
   hasBothLegs,
   internationalLeg,
   internationalSearch,
+  legTotalCents,
   perPerson,
   pickFare,
+  sameFlights,
   segmentOf,
   selectedSegment,
   topFares,
@@ -143,19 +152,37 @@ export class FlightCheckoutService {
         cents += fare.totalCents;
       } else {
         legs.push({ ...cached, leg_index: legIndex, cabin_class: 'ECONOMY' });
-        cents += toCents(cached.fare_price) * pax;
+        cents += legTotalCents(cached, pax);
       }
     }
     return { legs, cents };
   }
 
   async searchEconomy(scope: MarketScope, offerId: number, session: FlightSession | null) {
+    return (await this.repriceEconomy(scope, offerId, session)).data;
+  }
+
+  /**
+   * The live economy re-pricing for the session's party. `keep`: a card's flight numbers that
+   * must stay among the session's cards when the search still has them (a card chosen from the
+   * cached list). `state` is the session after the search (null without a session of this offer).
+   */
+  private async repriceEconomy(
+    scope: MarketScope,
+    offerId: number,
+    session: FlightSession | null,
+    keep?: { outbound: string[]; inbound: string[] },
+  ) {
     const offer = await this.checkout.offerFor(scope, offerId, 'read');
     const own = session?.state.offerId === offer.id ? session : null;
     const cache = await this.cacheOf(offer.id);
     const oldFinal = toCents(offer.finalPrice);
+    let state: FlightSessionState | null = null;
     if (!cache)
-      return { has_flights: false, price_changed: false, original_price: n(oldFinal), new_price: n(oldFinal) };
+      return {
+        data: { has_flights: false, price_changed: false, original_price: n(oldFinal), new_price: n(oldFinal) },
+        state,
+      };
     const nonStandard = own?.state.isNonStandardPax === true;
     const pax = nonStandard ? own!.state.actualPaxCount : offer.paxCount;
     const currency = scope.market.currency.code;
@@ -172,10 +199,10 @@ export class FlightCheckoutService {
         { err: err.message, kind: err.kind, offerId: offer.id },
         'economy re-pricing fell back to cache',
       );
-      return { has_flights: true, fallback: true as const, price_changed: false };
+      return { data: { has_flights: true, fallback: true as const, price_changed: false }, state };
     }
     const fare = pickFare(fares.filter(hasBothLegs));
-    if (!fare) return { has_flights: false, fallback: true as const, price_changed: false };
+    if (!fare) return { data: { has_flights: false, fallback: true as const, price_changed: false }, state };
     const domestic = await this.domesticLegs(cache, 'ECONOMY', pax, currency);
     const legs = [internationalLeg(fare, pax, 0), ...domestic.legs];
     const flightCents = fare.totalCents + domestic.cents;
@@ -194,6 +221,8 @@ export class FlightCheckoutService {
     const extraOf = (f: Fare) => Math.max(0, priceWith(f.totalCents) - next);
     const cards = topFares(fares.filter(hasBothLegs));
     if (!cards.some((f) => f.id === fare.id)) cards.push(fare);
+    const kept = keep ? fares.find((f) => hasBothLegs(f) && sameFlights(f, keep)) : undefined;
+    if (kept && !cards.some((f) => f.id === kept.id)) cards.push(kept);
     const economyFares: Record<string, EconomyFareMeta> = {};
     for (const f of cards) {
       economyFares[f.id] = {
@@ -201,6 +230,7 @@ export class FlightCheckoutService {
         inbound: segmentOf(f.legs[1]),
         international: internationalLeg(f, pax, 0),
         extra_per_person_cents: perPerson(extraOf(f), pax),
+        baggage_included: f.baggageIncluded,
       };
     }
     if (!nonStandard) {
@@ -223,7 +253,7 @@ export class FlightCheckoutService {
       this.ctx.events.emit('offers:changed'); // the catalog shows the new price at once
     }
     if (own) {
-      await this.sessions.save(own, {
+      state = await this.sessions.save(own, {
         economySearch: {
           searched_at: searchedAt,
           flow_id: flowId,
@@ -237,7 +267,10 @@ export class FlightCheckoutService {
         ...(nonStandard ? { baseCents: next } : {}),
       });
     }
-    return { has_flights: true, price_changed: next !== original, original_price: n(original), new_price: n(next) };
+    return {
+      data: { has_flights: true, price_changed: next !== original, original_price: n(original), new_price: n(next) },
+      state,
+    };
   }
 
   async searchBusiness(scope: MarketScope, offerId: number, session: FlightSession) {
@@ -316,25 +349,36 @@ export class FlightCheckoutService {
     };
   }
 
-  async cachedOptions(scope: MarketScope, offerId: number) {
+  /**
+   * The flight cards a customer can choose. A party other than the offer's 2 adults whose live
+   * search priced its booking sees that search's cards (priced for the party): the cache's are
+   * another party's fares. Everyone else sees the offer's cached cards.
+   */
+  async cachedOptions(scope: MarketScope, offerId: number, session: FlightSession | null = null) {
     const offer = await this.checkout.offerFor(scope, offerId, 'read');
+    const state = session?.state.offerId === offer.id ? session.state : null;
+    const search =
+      state?.isNonStandardPax && state.economySearch?.pax === state.actualPaxCount ? state.economySearch : null;
+    if (search?.fares && Object.keys(search.fares).length > 0) {
+      const cards = Object.entries(search.fares);
+      const card = (id: string, f: EconomyFareMeta, dir: 'out' | 'in'): FlightOption => ({
+        ...cardOfSegment(dir === 'out' ? f.outbound : f.inbound, id, dir, f.baggage_included ?? false),
+        price: n(legTotalCents(f.international, search.pax)),
+        extraPrice: n(f.extra_per_person_cents * search.pax),
+      });
+      return {
+        offer_id: offer.id,
+        tour_name: offer.localizedTitle,
+        final_price: n(state!.baseCents),
+        cabinClass: 'ECONOMY' as const,
+        source_type: 'cache' as const,
+        has_flights: true,
+        outbound_options: cards.map(([id, f]) => card(id, f, 'out')),
+        inbound_options: cards.map(([id, f]) => card(id, f, 'in')),
+      };
+    }
     const cache = await this.cacheOf(offer.id);
-    const fallbackOption = (s: FlightSegment, dir: 'out' | 'in'): FlightOption => ({
-      id: `cache:${dir}`,
-      fareId: 'cache',
-      departureTime: s.departure_time,
-      arrivalTime: s.arrival_time,
-      duration: s.duration_minutes ?? 0,
-      stops: s.stops,
-      departure_date: s.departure_date,
-      departure_airport: s.departure_airport,
-      arrival_airport: s.arrival_airport,
-      flight_numbers: s.flight_numbers,
-      airlines: s.airlines.map((a) => (typeof a === 'string' ? { code: a, name: a } : a)),
-      stopover_airports: s.stopover_airports,
-      arrivalDayOffset: s.arrivalDayOffset ?? 0,
-      baggage_included: false,
-    });
+    const fallbackOption = (s: FlightSegment, dir: 'out' | 'in'): FlightOption => cardOfSegment(s, 'cache', dir);
     return {
       offer_id: offer.id,
       tour_name: offer.localizedTitle,
@@ -347,8 +391,8 @@ export class FlightCheckoutService {
     };
   }
 
-  async selectFlights(session: FlightSession, input: FlightSelectionInput) {
-    const state = session.state;
+  async selectFlights(scope: MarketScope, session: FlightSession, input: FlightSelectionInput) {
+    let state = session.state;
     let selection: Record<string, unknown> & {
       cabin_class: CabinClass;
       business_extra_price_per_person: number | null;
@@ -372,31 +416,87 @@ export class FlightCheckoutService {
         flow_id: state.businessSearch.flow_id,
       };
     } else {
-      selection = await this.economySelection(state, input);
+      const chosen = await this.economySelection(scope, session, input);
+      selection = chosen.selection;
+      state = chosen.state;
     }
-    const next = await this.sessions.save(session, { flightSelection: selection });
+    const next = await this.sessions.save({ ...session, state }, { flightSelection: selection });
     if (input.advance !== false) await this.checkout.recordStep(state.bookingId, STEP_AFTER.flights);
     return this.checkout.view(next);
   }
 
   /**
-   * The ECONOMY selection the customer chose: a card of the session's live economy search by
-   * fare_id, the cached route card (fare_id "cache"), or without fare_id the fare the price was
-   * built on. An unknown or stale fare_id answers 422 fare_not_found, never a substitute.
+   * A card GET /flights listed from the offer's cache that this session's search does not hold
+   * (another visitor's search found it): searched again live for this session's party, priced
+   * like every card, and chosen when its flights are still sold. Gone: 422 fare_not_found, and
+   * the card leaves the cached list. A provider failure answers 502: nothing is chosen unchecked.
    */
-  private async economySelection(state: FlightSessionState, input: FlightSelectionInput) {
-    const search = state.economySearch?.pax === state.actualPaxCount ? state.economySearch : null;
-    const wantsCache = input.fare_id === 'cache';
-    const chosen = input.fare_id && !wantsCache ? search?.fares?.[input.fare_id] : undefined;
-    if (input.fare_id && !wantsCache && !chosen) {
-      throw new AppError(422, 'fare_not_found', 'The economy fare is not in the last search; search again.');
+  private async recheckCachedCard(scope: MarketScope, session: FlightSession, input: FlightSelectionInput) {
+    const state = session.state;
+    const fareId = input.fare_id ?? '';
+    const cache = await this.cacheOf(state.offerId);
+    const out = cache?.outbound_options?.find((o) => o.fareId === fareId);
+    const back = cache?.inbound_options?.find((o) => o.fareId === fareId);
+    // a newer search may have renewed the cached ids since the list was shown: the card's own
+    // flight numbers, as the client sends them, still name it
+    const keep =
+      out && back
+        ? { outbound: out.flight_numbers, inbound: back.flight_numbers }
+        : input.outbound?.flight_numbers?.length && input.inbound?.flight_numbers?.length
+          ? { outbound: input.outbound.flight_numbers, inbound: input.inbound.flight_numbers }
+          : null;
+    if (!keep) return null;
+    const { data, state: after } = await this.repriceEconomy(scope, state.offerId, session, keep);
+    if ('fallback' in data && data.fallback && data.has_flights) {
+      throw new AppError(502, 'flight_provider_error', 'The flight provider could not re-check the fare; try again.');
     }
+    const search = after?.economySearch;
+    const found = Object.entries(search?.fares ?? {}).find(([, f]) =>
+      sameFlights(
+        { legs: [{ flightNumbers: f.outbound.flight_numbers }, { flightNumbers: f.inbound.flight_numbers }] },
+        keep,
+      ),
+    );
+    if (!found || !after) {
+      await dropOfferFlightCard(this.db, state.offerId, fareId);
+      return null;
+    }
+    return { fareId: found[0], state: after };
+  }
+
+  /**
+   * The ECONOMY selection the customer chose: a card of the session's live economy search by
+   * fare_id, a card of the cached list (re-checked live for the party), the cached route card
+   * (fare_id "cache"), or without fare_id the fare the price was built on. An unknown or expired
+   * fare_id answers 422 fare_not_found, never a substitute.
+   */
+  private async economySelection(
+    scope: MarketScope,
+    session: FlightSession,
+    input: FlightSelectionInput,
+  ): Promise<{
+    selection: Record<string, unknown> & { cabin_class: CabinClass; business_extra_price_per_person: null };
+    state: FlightSessionState;
+  }> {
+    let state = session.state;
+    let fareId = input.fare_id;
+    const wantsCache = fareId === 'cache';
+    const searchOf = (s: FlightSessionState) => (s.economySearch?.pax === s.actualPaxCount ? s.economySearch : null);
+    if (fareId && !wantsCache && !searchOf(state)?.fares?.[fareId]) {
+      const rechecked = await this.recheckCachedCard(scope, session, input);
+      if (!rechecked) {
+        throw new AppError(422, 'fare_not_found', 'The economy fare is not in the last search; search again.');
+      }
+      ({ fareId, state } = rechecked);
+    }
+    const search = searchOf(state);
+    const chosen = fareId && !wantsCache ? search?.fares?.[fareId] : undefined;
     if (chosen && search) {
       const domestic = search.legs.filter((l) => l.type !== 'international');
       const extra = chosen.extra_per_person_cents;
-      return {
+      const selection = {
         cabin_class: 'ECONOMY' as const,
-        fare_id: input.fare_id!,
+        fare_id: fareId!,
         business_extra_price_per_person: null,
         extra_price_per_person: extra > 0 ? n(extra) : null,
         // the card's own segments and flight numbers: the admin job books exactly these
@@ -405,6 +505,7 @@ export class FlightCheckoutService {
         legs: [chosen.international, ...domestic],
         flow_id: search.flow_id,
       };
+      return { selection, state };
     }
     const live = wantsCache ? null : search;
     const cache = live ? null : await this.cacheOf(state.offerId);
@@ -414,7 +515,7 @@ export class FlightCheckoutService {
     const legs = live
       ? live.legs
       : legsWithInternational(cache!, n(toCents((await offerFlightPrice(this.db, state.offerId)) ?? '0')));
-    return {
+    const selection = {
       cabin_class: 'ECONOMY' as const,
       fare_id: wantsCache ? 'cache' : null,
       business_extra_price_per_person: null,
@@ -423,5 +524,6 @@ export class FlightCheckoutService {
       legs,
       flow_id: live?.flow_id ?? null,
     };
+    return { selection, state };
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { storableIp } from '../../platform/client-ip.js';
+import { component, ref } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { type LeadBody, validateLead } from './rules.js';
 import { captureLead } from './service.js';
@@ -16,19 +17,27 @@ const Destination = Type.Object({
   label: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
-const LeadRequest = Type.Object({
-  name: Type.String({ maxLength: 255 }),
-  email: Type.String({ maxLength: 255, description: 'a valid email address' }),
-  phone: Type.Optional(nullableString(50)),
-  region: Type.Optional(nullableString(255, 'legacy free text')),
-  destinations: Type.Optional(
-    Type.Unsafe<LeadBody['destinations']>({ type: ['array', 'null'], maxItems: 100, items: Destination }),
-  ),
-  preferred_call_time: Type.Optional(nullableString(255)),
-  consent: Type.Boolean({ description: 'must be true' }),
-});
+const LeadRequest = component(
+  'LeadInput',
+  Type.Object({
+    name: Type.String({ maxLength: 255 }),
+    email: Type.String({ maxLength: 255, description: 'a valid email address' }),
+    phone: Type.Optional(nullableString(50)),
+    region: Type.Optional(nullableString(255, 'legacy free text')),
+    destinations: Type.Optional(
+      Type.Unsafe<LeadBody['destinations']>({ type: ['array', 'null'], maxItems: 100, items: Destination }),
+    ),
+    preferred_call_time: Type.Optional(nullableString(255)),
+    consent: Type.Boolean({ description: 'must be true' }),
+  }),
+  'A lead: contact details, consent and the trip asked about.',
+);
 
-const Created = Type.Object({ success: Type.Literal(true), message: Type.String() });
+const Created = component(
+  'LeadCreated',
+  Type.Object({ success: Type.Literal(true), message: Type.String() }),
+  'The lead was taken.',
+);
 const ValidationFailed = Type.Object({
   success: Type.Literal(false),
   error: Type.String(),
@@ -48,8 +57,8 @@ export async function leadRoutes(app: FastifyInstance, ctx: AppContext): Promise
         description:
           'Stores the lead with its consent audit data and queues the push to the sales CRM leads inbox. ' +
           'Limited to 5 requests per minute per IP.',
-        body: LeadRequest,
-        response: { 201: Created, 422: ValidationFailed, 429: TooManyRequestsBody },
+        body: ref(LeadRequest),
+        response: { 201: ref(Created), 422: ValidationFailed, 429: TooManyRequestsBody },
       },
     },
     async (request, reply) => {

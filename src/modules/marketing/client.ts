@@ -47,7 +47,12 @@ export interface ActiveCampaignOptions {
   timeoutMs?: number;
   /** aborts every call (a job's time-out) */
   signal?: AbortSignal;
+  /** waits for the account's turn before each call (ActiveCampaign allows 5 requests/s per account) */
+  pace?: (signal?: AbortSignal) => Promise<void>;
 }
+
+/** ActiveCampaign's list pages: 20 by default, 100 at most (`limit`, `offset`, `meta.total`). */
+export const PAGE_LIMIT = 100;
 
 export class ActiveCampaignClient {
   private readonly base: string;
@@ -81,14 +86,17 @@ export class ActiveCampaignClient {
     await this.request('POST', '/contactTags', { contactTag: { contact: String(contactId), tag: tagId } });
   }
 
-  /** The id of the contact tag named exactly `name` (the API's search also matches partially). */
+  /**
+   * The id of the contact tag named exactly `name`. The API's search also matches partially ("es"
+   * finds "best-sellers"), so every page is read until the exact name is found or the total is.
+   */
   async findTag(name: string): Promise<string | null> {
-    const body = await this.request<{ tags?: Array<{ id: string; tag: string; tagType?: string }> }>(
-      'GET',
-      `/tags?search=${encodeURIComponent(name)}`,
-    );
-    const hit = (body?.tags ?? []).find((t) => t.tag === name && (t.tagType ?? 'contact') === 'contact');
-    return hit ? String(hit.id) : null;
+    for await (const tag of this.each<{ id: string; tag: string; tagType?: string }>('/tags', 'tags', {
+      search: name,
+    })) {
+      if (tag.tag === name && (tag.tagType ?? 'contact') === 'contact') return String(tag.id);
+    }
+    return null;
   }
 
   async createTag(name: string): Promise<string> {
@@ -99,13 +107,13 @@ export class ActiveCampaignClient {
     return String(body.tag.id);
   }
 
-  /** The first 100 custom contact fields. */
+  /** Every custom contact field, page by page. */
   async listFields(): Promise<RemoteField[]> {
-    const body = await this.request<{ fields?: Array<{ id: string | number; title: string }> }>(
-      'GET',
-      '/fields?limit=100',
-    );
-    return (body?.fields ?? []).map((f) => ({ id: String(f.id), title: f.title }));
+    const fields: RemoteField[] = [];
+    for await (const f of this.each<{ id: string | number; title: string }>('/fields', 'fields')) {
+      fields.push({ id: String(f.id), title: f.title });
+    }
+    return fields;
   }
 
   /** Creates a custom contact field and makes it available on all lists (relid 0). */
@@ -130,12 +138,32 @@ export class ActiveCampaignClient {
   }
 
   async findContactByEmail(email: string): Promise<MarketingContact | null> {
-    const body = await this.request<{ contacts?: Array<{ id: string; email: string; phone?: string | null }> }>(
-      'GET',
-      `/contacts?email=${encodeURIComponent(email)}`,
-    );
-    const hit = (body?.contacts ?? []).find((c) => c.email.toLowerCase() === email.toLowerCase());
-    return hit ? toContact(hit) : null;
+    type Row = { id: string; email: string; phone?: string | null };
+    for await (const c of this.each<Row>('/contacts', 'contacts', { email })) {
+      if (c.email.toLowerCase() === email.toLowerCase()) return toContact(c);
+    }
+    return null;
+  }
+
+  /**
+   * The items of a list look-up, page after page (`limit` 100, `offset`), until `meta.total`
+   * items were read (or a page comes back short when the total is missing).
+   */
+  private async *each<T>(path: string, key: string, params: Record<string, string> = {}): AsyncGenerator<T> {
+    let offset = 0;
+    for (;;) {
+      const query = new URLSearchParams({ ...params, limit: String(PAGE_LIMIT), offset: String(offset) });
+      const body = await this.request<Record<string, unknown> & { meta?: { total?: string | number } }>(
+        'GET',
+        `${path}?${query}`,
+      );
+      const page = Array.isArray(body?.[key]) ? (body[key] as T[]) : [];
+      yield* page;
+      offset += page.length;
+      const total = Number(body?.meta?.total);
+      const more = Number.isFinite(total) ? offset < total : page.length === PAGE_LIMIT;
+      if (page.length === 0 || !more) return;
+    }
   }
 
   async updatePhone(id: number, phone: string): Promise<void> {
@@ -146,6 +174,7 @@ export class ActiveCampaignClient {
   private async request<T>(method: string, path: string, body?: unknown, missing: number[] = []): Promise<T | null> {
     let res: Response;
     try {
+      await this.opts.pace?.(this.opts.signal);
       res = await fetch(this.base + path, {
         method,
         headers: {

@@ -134,7 +134,7 @@ describe('initial delivery', () => {
       'POST /contactTags',
     ]);
     expect(ac.requests.every((r) => r.headers['api-token'] === ac.token)).toBe(true);
-    expect(ac.calls('GET /fields')[0].query).toEqual({ limit: '100' });
+    expect(ac.calls('GET /fields')[0].query).toEqual({ limit: '100', offset: '0' });
     expect(ac.fields.map((f) => [f.title, f.type])).toEqual([
       ['Consent Given At', 'date'],
       ['Privacy Policy Version', 'text'],
@@ -158,7 +158,7 @@ describe('initial delivery', () => {
     expect(ac.calls('POST /contactLists')[0].body).toEqual({
       contactList: { list: 7, contact: contact.id, status: 1 },
     });
-    expect(ac.calls('GET /tags')[0].query).toEqual({ search: 'es' });
+    expect(ac.calls('GET /tags')[0].query).toEqual({ search: 'es', limit: '100', offset: '0' });
     expect(ac.calls('POST /tags')[0].body).toEqual({ tag: { tag: 'es', tagType: 'contact', description: '' } });
     expect(ac.contactTags).toEqual([{ contact: String(contact.id), tag: ac.tags[0].id }]);
     expect(await contactIdOf(id)).toBe(contact.id);
@@ -266,6 +266,23 @@ describe('initial delivery', () => {
     expect(ac.contactTags.at(-1)?.tag).toBe('600');
   });
 
+  it('finds the market tag past the first pages when more than 20 tags contain the code', async () => {
+    // 130 tags contain "es" (best-sellers-001 ...), the market's own "es" was made last
+    for (let i = 1; i <= 130; i++) {
+      ac.tags.push({ id: String(1000 + i), tag: `best-sellers-${String(i).padStart(3, '0')}`, tagType: 'contact' });
+    }
+    ac.tags.push({ id: '2000', tag: 'es', tagType: 'contact' });
+    const id = await addSubscriber();
+    expect(await run(id)).toEqual({ kind: 'done' });
+    expect(ac.calls('GET /tags').map((c) => c.query)).toEqual([
+      { search: 'es', limit: '100', offset: '0' },
+      { search: 'es', limit: '100', offset: '100' },
+    ]);
+    expect(ac.calls('POST /tags')).toHaveLength(0);
+    expect(ac.contactTags.at(-1)?.tag).toBe('2000');
+    expect(await contactIdOf(id)).not.toBeNull();
+  });
+
   it('adds no tag when the market is unknown, and sends an empty Consent IP when there is none', async () => {
     const id = await addSubscriber({ market: null, ip: null, name: 'Cher' });
     expect(await run(id)).toEqual({ kind: 'done' });
@@ -327,7 +344,7 @@ describe('phone-only delivery', () => {
     const id = await addSubscriber({ phone: '600123456' });
     expect(await run(id, true)).toEqual({ kind: 'ignore', reason: 'no marketing contact for this email yet' });
     expect(ac.log).toEqual(['GET /contacts']);
-    expect(ac.calls('GET /contacts')[0].query).toEqual({ email: 'ana@viajes.test' });
+    expect(ac.calls('GET /contacts')[0].query).toEqual({ email: 'ana@viajes.test', limit: '100', offset: '0' });
     expect(ac.contacts).toEqual([]);
 
     ac.contacts.push({ id: 77, email: 'ANA@viajes.test', firstName: 'Ana', lastName: '', phone: '', fieldValues: {} });
@@ -349,7 +366,7 @@ describe('failures', () => {
   it('releases a 429 for Retry-After seconds (at least 1), or 10 s without the header', async () => {
     const id = await addSubscriber();
     ac.fail('/fields', { status: 429, headers: { 'Retry-After': '7' } });
-    expect(await run(id)).toEqual({ kind: 'release', seconds: 7, error: 'GET /fields?limit=100: HTTP 429' });
+    expect(await run(id)).toEqual({ kind: 'release', seconds: 7, error: 'GET /fields?limit=100&offset=0: HTTP 429' });
     ac.fail('/fields', { status: 429, headers: { 'Retry-After': '0' } });
     expect(await run(id)).toMatchObject({ kind: 'release', seconds: 1 });
     ac.fail('/fields', { status: 429 });
@@ -399,13 +416,13 @@ describe('failures', () => {
     const config = { ...t.config, marketing: { ...t.config.marketing, apiUrl: `http://127.0.0.1:${port}` } };
     expect(await run(id, false, deps({ config }))).toMatchObject({
       kind: 'retry',
-      error: 'GET /fields?limit=100: ECONNREFUSED',
+      error: 'GET /fields?limit=100&offset=0: ECONNREFUSED',
     });
     ac.fail('/fields', 'timeout');
     const started = Date.now();
     expect(await run(id, false, deps(), 300)).toEqual({
       kind: 'retry',
-      error: 'GET /fields?limit=100: timed out after 300 ms',
+      error: 'GET /fields?limit=100&offset=0: timed out after 300 ms',
     });
     expect(Date.now() - started).toBeLessThan(2000);
   });

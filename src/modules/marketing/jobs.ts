@@ -8,11 +8,16 @@ import type { MirrorPayload } from '../newsletter/mirrors.js';
 import { type Subscriber, SubscriberRepository } from '../newsletter/repository.js';
 import { splitName } from '../newsletter/rules.js';
 import { ActiveCampaignClient, MarketingApiError } from './client.js';
+import { accountPace } from './pacing.js';
 import { RemoteIdCache } from './repository.js';
 import { recordingOutcomes } from './sync-state.js';
 
-/** What the job needs of the process (an AppContext fits; so does a CLI's context). */
-export type MarketingDeps = Pick<AppContext, 'config' | 'database' | 'log' | 'clock'>;
+/**
+ * What the job needs of the process (an AppContext fits; so does a CLI's context). `rateLimits`:
+ * where the account's pace is shared (Redis across processes); without it, the process's own.
+ */
+export type MarketingDeps = Pick<AppContext, 'config' | 'database' | 'log' | 'clock'> &
+  Partial<Pick<AppContext, 'rateLimits'>>;
 
 export const MARKETING_QUEUE = 'marketing-sync';
 export const MARKETING_JOB = 'marketing.subscriber-sync';
@@ -56,6 +61,7 @@ export function marketingSyncJob(deps: MarketingDeps, opts: { timeoutMs?: number
         token: m.apiToken,
         timeoutMs: opts.timeoutMs,
         signal: job.signal,
+        pace: accountPace(m.apiUrl, deps.rateLimits),
       });
       const sync = new SubscriberSync(deps, client, subscribers, new RemoteIdCache(deps.database.db, m.apiUrl));
       try {

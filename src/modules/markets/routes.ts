@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
+import { component, ref } from '../../platform/openapi.js';
 import { rateLimit } from '../../platform/rate-limit.js';
 import { airportsIn, type MarketScope, resolveLanguage } from './rules.js';
 
@@ -45,18 +46,22 @@ export async function marketScoped(
   });
 }
 
-const MarketConfig = Type.Object({
-  code: Type.String(),
-  name: Type.String(),
-  locale: Type.String(),
-  supported_languages: Type.Array(Type.String()),
-  tour_path_slugs: Type.Record(Type.String(), Type.String()),
-  currency: Type.Object({ code: Type.String(), name: Type.String() }),
-  timezone: Type.String(),
-  departure_airports: Type.Array(
-    Type.Object({ iata_code: Type.String(), name: Type.String(), city: Type.String(), is_primary: Type.Boolean() }),
-  ),
-});
+const MarketConfig = component(
+  'MarketConfig',
+  Type.Object({
+    code: Type.String(),
+    name: Type.String(),
+    locale: Type.String(),
+    supported_languages: Type.Array(Type.String()),
+    tour_path_slugs: Type.Record(Type.String(), Type.String()),
+    currency: Type.Object({ code: Type.String(), name: Type.String() }),
+    timezone: Type.String(),
+    departure_airports: Type.Array(
+      Type.Object({ iata_code: Type.String(), name: Type.String(), city: Type.String(), is_primary: Type.Boolean() }),
+    ),
+  }),
+  "A market's languages, currency, time zone, tour path slugs and departure airports.",
+);
 
 export async function marketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get(
@@ -73,7 +78,7 @@ export async function marketRoutes(app: FastifyInstance, ctx: AppContext): Promi
             Type.String({ description: 'Language of the airport names and cities (a language of the market)' }),
           ),
         }),
-        response: { 200: Type.Object({ data: MarketConfig }), 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        response: { 200: Type.Object({ data: ref(MarketConfig) }), 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {

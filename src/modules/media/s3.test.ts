@@ -25,7 +25,7 @@ beforeAll(async () => {
       S3_ACCESS_KEY_ID: 'AKIAITINERATEST',
       S3_SECRET_ACCESS_KEY: 'fake-secret-key',
       S3_PREFIX: 'site-a',
-      S3_TIMEOUT_MS: '500',
+      S3_TIMEOUT_MS: '1500',
       S3_MAX_ATTEMPTS: '1',
       MEDIA_DEMO_IMAGES: 'false',
     },
@@ -37,6 +37,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   s3.answer = 'ok';
+  s3.listBucket = true;
   s3.requests.length = 0;
 });
 
@@ -92,9 +93,30 @@ describe('media on S3', () => {
     expect(missing.json().error).toBe('media_not_found');
   });
 
-  it('turns 403, 500 and no answer into clear errors', async () => {
+  it('works under the minimal policy (GetObject, PutObject; no ListBucket): a missing key is absent, not denied', async () => {
+    s3.listBucket = false;
+    const fresh = encodePng(3, 3, () => [9, 8, 7]);
+    const freshKey = `/itinera-media/site-a/uploads/${createHash('sha256').update(fresh).digest('hex')}.png`;
+    const res = await upload(fresh);
+    expect(res.statusCode).toBe(201);
+    expect(s3.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`HEAD ${freshKey}`, `PUT ${freshKey}`]);
+    const missing = await t.app.inject({ method: 'GET', url: '/storage/uploads/nothing.png' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toBe('media_not_found');
+    const headMissing = await t.app.inject({ method: 'HEAD', url: '/storage/uploads/nothing.png' });
+    expect(headMissing.statusCode).toBe(404);
+  });
+
+  it('a real denial shows where S3 cannot mean "absent": the upload PutObject', async () => {
+    s3.answer = { status: 403 };
+    const up = await upload(encodePng(2, 3, () => [4, 5, 6]));
+    expect(up.statusCode).toBe(502);
+    expect(up.body).toContain('Object storage PutObject of uploads/');
+    expect(up.body).toContain('access denied (403)');
+  });
+
+  it('turns 500 and no answer into clear errors', async () => {
     const cases: [FakeS3['answer'], number, string, string][] = [
-      [{ status: 403 }, 502, 'media_storage_denied', 'access denied (403)'],
       [{ status: 500 }, 502, 'media_storage_failed', 'HTTP 500 (InternalError)'],
       ['hang', 504, 'media_storage_timeout', 'no answer in time'],
     ];

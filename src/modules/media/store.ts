@@ -128,27 +128,46 @@ export class S3MediaStore implements MediaStore {
     return `${this.config.prefix}${path}`;
   }
 
-  private async call<T>(what: string, path: string, run: (signal: AbortSignal) => Promise<T>): Promise<T | null> {
+  /**
+   * One S3 call; a missing object is null. `read`: a read of one object, where 403 is missing too:
+   * without s3:ListBucket, S3 answers a missing key with 403 AccessDenied, not 404, and the
+   * minimal policy (GetObject, PutObject) has no ListBucket. A real denial still shows on PutObject.
+   */
+  private async call<T>(
+    what: string,
+    path: string,
+    run: (signal: AbortSignal) => Promise<T>,
+    read = false,
+  ): Promise<T | null> {
     try {
       return await run(AbortSignal.timeout(this.config.timeoutMs * this.config.maxAttempts + 1_000));
     } catch (err) {
       const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
       if (status === 404 || (err as Error).name === 'NoSuchKey' || (err as Error).name === 'NotFound') return null;
+      if (read && status === 403) return null;
       throw storageError(what, path, this.config.bucket, err, status);
     }
   }
 
   async head(path: string): Promise<StoredFile | null> {
-    return this.call('HeadObject', path, async (abortSignal) =>
-      fileOf(await this.client.send(new HeadObjectCommand(this.object(path)), { abortSignal })),
+    return this.call(
+      'HeadObject',
+      path,
+      async (abortSignal) => fileOf(await this.client.send(new HeadObjectCommand(this.object(path)), { abortSignal })),
+      true,
     );
   }
 
   async open(path: string) {
-    return this.call('GetObject', path, async (abortSignal) => {
-      const out = await this.client.send(new GetObjectCommand(this.object(path)), { abortSignal });
-      return { ...fileOf(out), body: out.Body as Readable };
-    });
+    return this.call(
+      'GetObject',
+      path,
+      async (abortSignal) => {
+        const out = await this.client.send(new GetObjectCommand(this.object(path)), { abortSignal });
+        return { ...fileOf(out), body: out.Body as Readable };
+      },
+      true,
+    );
   }
 
   private object(path: string) {

@@ -8,6 +8,7 @@ import { guard, pageOf, sendPage } from '../../console/http.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
+import { CONSOLE_SESSION } from '../../platform/openapi.js';
 import { LoginThrottle, rateLimitStoreFailures } from '../../platform/rate-limit.js';
 import { sharedCounter } from '../ops/alerts.js';
 import { registerBusinessMetrics } from './business-metrics.js';
@@ -152,6 +153,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     done();
   });
 
+  // behind the console sign-in; the HTML pages are not part of the API document, their data is
   const page = { preHandler: guard(ctx, 'view_dashboard'), config: { unrecorded: true } };
   const denied = { 401: ErrorBody, 403: ErrorBody };
 
@@ -160,6 +162,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Health dashboard (HTML)',
         description: 'Latest stored health run and the last day of history. `?fresh=1` runs the checks first.',
@@ -177,6 +180,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        security: CONSOLE_SESSION,
         tags: ['ops'],
         summary: 'Health dashboard data',
         description: 'The latest stored health run (null when none in the last day) and every run of the last day.',
@@ -197,6 +201,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Performance dashboard (HTML)',
         description:
@@ -217,6 +222,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        security: CONSOLE_SESSION,
         tags: ['ops'],
         summary: 'Deployments card data',
         description: 'The last 20 deployments, newest first; `version` changes when the list may have changed.',
@@ -237,7 +243,12 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     '/telescope',
     {
       ...page,
-      schema: { tags: ['ops'], summary: 'Debug inspector (HTML)', description: 'Recent requests and 5xx errors.' },
+      schema: {
+        hide: true,
+        tags: ['ops'],
+        summary: 'Debug inspector (HTML)',
+        description: 'Recent requests and 5xx errors.',
+      },
     },
     async (request, reply) => sendPage(reply, telescopePage(pageOf(request), await telescopeOverview(ctx))),
   );
@@ -247,6 +258,7 @@ export async function monitoringRoutes(app: FastifyInstance, ctx: AppContext): P
     {
       ...page,
       schema: {
+        hide: true,
         tags: ['ops'],
         summary: 'Debug inspector: one request (HTML)',
         params: Type.Object({ requestId: Type.String({ maxLength: 100 }) }),

@@ -5,28 +5,37 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { storableIp } from '../../platform/client-ip.js';
+import { component, ref } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { documentedOnly } from '../../platform/strict-body.js';
 import { MailDomainCheck } from './mail-domain.js';
 import { NEWSLETTER_MARKETS } from './rules.js';
 import { NewsletterService } from './service.js';
 
-const SubscribeBody = Type.Object({
-  name: Type.String({ maxLength: 255, description: 'Trimmed; required' }),
-  email: Type.String({
-    maxLength: 255,
-    description: 'Trimmed; RFC-valid, and its domain must accept mail (MX, or A/AAAA without MX; null MX fails)',
-  }),
-  phone: Type.Optional(
-    Type.Union([Type.String({ maxLength: 50 }), Type.Null()], {
-      description: '7 to 15 digits, optional leading +, spaces, parentheses, dots, hyphens; blank means none',
+const SubscribeBody = component(
+  'NewsletterSubscription',
+  Type.Object({
+    name: Type.String({ maxLength: 255, description: 'Trimmed; required' }),
+    email: Type.String({
+      maxLength: 255,
+      description: 'Trimmed; RFC-valid, and its domain must accept mail (MX, or A/AAAA without MX; null MX fails)',
     }),
-  ),
-  consent: Type.Optional(Type.Boolean({ description: 'Consent columns are stamped regardless of the value' })),
-  market: Type.Optional(Type.Union([Type.Enum([...NEWSLETTER_MARKETS]), Type.Null()])),
-});
+    phone: Type.Optional(
+      Type.Union([Type.String({ maxLength: 50 }), Type.Null()], {
+        description: '7 to 15 digits, optional leading +, spaces, parentheses, dots, hyphens; blank means none',
+      }),
+    ),
+    consent: Type.Optional(Type.Boolean({ description: 'Consent columns are stamped regardless of the value' })),
+    market: Type.Optional(Type.Union([Type.Enum([...NEWSLETTER_MARKETS]), Type.Null()])),
+  }),
+  'A newsletter sign-up with its consent.',
+);
 
-const Success = Type.Object({ success: Type.Literal(true), message: Type.String() });
+const Success = component(
+  'NewsletterSubscribed',
+  Type.Object({ success: Type.Literal(true), message: Type.String() }),
+  'The sign-up was taken (201 new, 200 already subscribed).',
+);
 const ValidationFailed = Type.Object({
   success: Type.Literal(false),
   error: Type.String(),
@@ -50,8 +59,8 @@ export async function newsletterRoutes(app: FastifyInstance, ctx: AppContext): P
         description:
           '201 on the first subscription of an email, 200 when it already exists (a new phone fills an empty one). ' +
           'The subscriber is mirrored to the CRM and the marketing system by queued jobs.',
-        body: SubscribeBody,
-        response: { 200: Success, 201: Success, 422: ValidationFailed, 429: TooManyRequestsBody },
+        body: ref(SubscribeBody),
+        response: { 200: ref(Success), 201: ref(Success), 422: ValidationFailed, 429: TooManyRequestsBody },
       },
       // the rules (and their Spanish messages) are the service's, types included; see rules.ts
       validatorCompiler: documentedOnly,

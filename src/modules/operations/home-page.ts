@@ -31,6 +31,7 @@ export function homePage(p: PageContext, f: HomeFigures): string {
     html`<h1>The day at a glance</h1><p class="muted">${f.today} (UTC) · signed in as ${p.actor.name}</p>
 ${f.sold ? windowCards('Bookings sold', 'sold', f.sold, 'booking(s)') : ''}
 ${f.taken ? windowCards('Money taken (deposits and balances)', 'taken', f.taken, 'payment(s)') : ''}
+${f.refunded ? windowCards('Money refunded', 'refunded', f.refunded, 'refund(s)') : ''}
 ${work}
 ${
   f.chart

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   bookingBalances,
   bookingPayments,
+  bookingRefunds,
   bookings,
   crmSyncRecords,
   mailOutbox,
@@ -67,17 +68,43 @@ async function payment(
   at: { finalized?: string; created: string },
   status = 'Succeeded',
 ) {
-  await t.database.db.insert(bookingPayments).values({
-    bookingId,
-    intentId: `pi_home_${++n}`,
-    gatewayCode: 'sandbox',
-    methodCode: 'card',
+  const [p] = await t.database.db
+    .insert(bookingPayments)
+    .values({
+      bookingId,
+      intentId: `pi_home_${++n}`,
+      gatewayCode: 'sandbox',
+      methodCode: 'card',
+      amount,
+      totalPrice: amount,
+      currency,
+      status,
+      createdAt: new Date(at.created),
+      finalizedAt: at.finalized ? new Date(at.finalized) : null,
+    })
+    .returning();
+  return p!;
+}
+/** a refund row as the payments module leaves it: updated_at is when it reached its status */
+async function refund(
+  pay: { id: number; bookingId: number },
+  amount: string,
+  currency: string,
+  status: string,
+  at: { created: string; updated: string },
+) {
+  await t.database.db.insert(bookingRefunds).values({
+    bookingId: pay.bookingId,
+    paymentId: pay.id,
+    sequence: ++n,
+    idempotencyKey: `refund-${pay.bookingId}-${n}`,
     amount,
-    totalPrice: amount,
     currency,
     status,
+    kind: 'goodwill',
+    requestedBy: 'ops@example.com',
     createdAt: new Date(at.created),
-    finalizedAt: at.finalized ? new Date(at.finalized) : null,
+    updatedAt: new Date(at.updated),
   });
 }
 async function balance(bookingId: number, status: string, dueDate: string) {
@@ -98,13 +125,35 @@ describe('the day at a glance', () => {
     const a = await booking('pending_flight_booking', '2026-06-15T08:00:00Z', '1000.00');
     const b = await booking('flights_confirmed', '2026-06-12T12:00:00Z', '500.50');
     const c = await booking('pending_land_confirmation', '2026-05-20T12:00:00Z', '800.00', 'GBP');
-    await booking('flights_confirmed', '2026-05-01T12:00:00Z', '999.00'); // 45 days ago: outside every window
+    const d = await booking('flights_confirmed', '2026-05-01T12:00:00Z', '999.00'); // 45 days ago: outside every window
     await booking('checkout', '2026-06-15T09:00:00Z', '700.00'); // not sold
     const f = await booking('flight_booking_failed', '2026-06-15T00:30:00Z', '200.00');
-    await payment(a.id, '300.00', 'EUR', { created: '2026-06-15T07:59:00Z', finalized: '2026-06-15T08:00:00Z' });
-    await payment(b.id, '150.00', 'EUR', { created: '2026-06-12T11:00:00Z', finalized: '2026-06-12T12:00:00Z' });
+    const pa = await payment(a.id, '300.00', 'EUR', {
+      created: '2026-06-15T07:59:00Z',
+      finalized: '2026-06-15T08:00:00Z',
+    });
+    const pb = await payment(b.id, '150.00', 'EUR', {
+      created: '2026-06-12T11:00:00Z',
+      finalized: '2026-06-12T12:00:00Z',
+    });
     await payment(b.id, '350.50', 'EUR', { created: '2026-06-14T06:00:00Z' }); // a balance: taken when recorded
-    await payment(c.id, '800.00', 'GBP', { created: '2026-05-20T11:00:00Z', finalized: '2026-05-20T12:00:00Z' });
+    const pc = await payment(c.id, '800.00', 'GBP', {
+      created: '2026-05-20T11:00:00Z',
+      finalized: '2026-05-20T12:00:00Z',
+    });
+    const pd = await payment(d.id, '999.00', 'EUR', {
+      created: '2026-05-01T11:00:00Z',
+      finalized: '2026-05-01T12:00:00Z',
+    });
+    // refunds: counted on the day they succeeded; failed and pending ones are no money given back
+    await refund(pb, '100.00', 'EUR', 'succeeded', {
+      created: '2026-06-14T20:00:00Z',
+      updated: '2026-06-15T09:00:00Z',
+    });
+    await refund(pa, '50.00', 'EUR', 'failed', { created: '2026-06-15T08:30:00Z', updated: '2026-06-15T08:31:00Z' });
+    await refund(pa, '30.00', 'EUR', 'pending', { created: '2026-06-15T09:30:00Z', updated: '2026-06-15T09:30:00Z' });
+    await refund(pc, '60.00', 'GBP', 'succeeded', { created: '2026-05-25T10:00:00Z', updated: '2026-05-25T10:05:00Z' });
+    await refund(pd, '99.00', 'EUR', 'succeeded', { created: '2026-05-02T10:00:00Z', updated: '2026-05-02T10:05:00Z' }); // 44 days ago
     await payment(f.id, '99.00', 'EUR', { created: '2026-06-15T01:00:00Z' }, 'Failed');
     await balance(a.id, 'scheduled', '2026-06-20'); // due within 7 days
     await balance(b.id, 'scheduled', '2026-07-01'); // later
@@ -169,6 +218,18 @@ describe('the day at a glance', () => {
         href: '/admin/bookings?paid_from=2026-05-17&paid_to=2026-06-15',
         text: 'Last 30 days 4 payment(s) 800.50 EUR 800.00 GBP',
       },
+      {
+        href: '/admin/bookings?refunded_from=2026-06-15&refunded_to=2026-06-15',
+        text: 'Today 1 refund(s) 100.00 EUR',
+      },
+      {
+        href: '/admin/bookings?refunded_from=2026-06-09&refunded_to=2026-06-15',
+        text: 'Last 7 days 1 refund(s) 100.00 EUR',
+      },
+      {
+        href: '/admin/bookings?refunded_from=2026-05-17&refunded_to=2026-06-15',
+        text: 'Last 30 days 2 refund(s) 100.00 EUR 60.00 GBP',
+      },
       { href: '/admin/bookings?status=pending_flight_booking', text: '1 Bookings to book flights for' },
       { href: '/admin/bookings?status=flight_booking_failed', text: '1 Bookings with failed flight legs' },
       { href: '/admin/bookings?balance=due_7', text: '1 Balances due in 7 days' },
@@ -199,6 +260,13 @@ describe('the day at a glance', () => {
     expect(await list('/admin/bookings?paid_from=2026-06-09&paid_to=2026-06-15')).toEqual(
       [a.reference, b.reference].sort(),
     );
+    expect(await list('/admin/bookings?refunded_from=2026-06-15&refunded_to=2026-06-15')).toEqual([b.reference]);
+    expect(await list('/admin/bookings?refunded_from=2026-05-17&refunded_to=2026-06-15')).toEqual(
+      [b.reference, c.reference].sort(),
+    );
+    const backwards = await get('/admin/bookings?refunded_from=2026-06-15&refunded_to=2026-06-01', admin.cookie);
+    expect(backwards.statusCode).toBe(422);
+    expect(backwards.body).toContain('Refunded to: the end date is before the start date.');
     expect(await list('/admin/bookings?status=pending_flight_booking')).toEqual([a.reference]);
     expect(await list('/admin/bookings?balance=due_7')).toEqual([a.reference]);
     expect(await list('/admin/bookings?balance=overdue')).toEqual([c.reference, f.reference].sort());

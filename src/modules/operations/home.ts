@@ -1,6 +1,6 @@
-// The console's home, "the day at a glance": what was sold and taken today, in 7 and in 30 days
-// (per currency), the work waiting, and the last 30 days per day; each part only for the admin
-// whose permissions show its records. Every figure carries the list address of its records.
+// The console's home, "the day at a glance": what was sold, taken and refunded today, in 7 and in
+// 30 days (per currency), the work waiting, and the last 30 days per day; each part only for the
+// admin whose permissions show its records. Every figure carries the list address of its records.
 import type { AppContext } from '../../context.js';
 import { addDays } from '../../platform/clock.js';
 import { formatCents, toCents } from '../../platform/money.js';
@@ -36,6 +36,7 @@ export interface HomeFigures {
   today: string;
   sold?: WindowFigure[];
   taken?: WindowFigure[];
+  refunded?: WindowFigure[];
   work: WorkFigure[];
   chart?: { days: ChartDay[]; currency: string | null };
 }
@@ -70,13 +71,14 @@ export async function homeFigures(ctx: AppContext, grant: Grant): Promise<HomeFi
   const db = ctx.database;
   const bookings = allows(grant, 'view_booking');
   const yesterday = addDays(today, -1);
-  const [pastSold, todaySold, taken, work, sync, mails, jobs] = await Promise.all([
+  const [pastSold, todaySold, taken, refunded, work, sync, mails, jobs] = await Promise.all([
     // the days before today change rarely (kept 5 minutes, see memo.ts); today is read live
     bookings
       ? remembered(ctx, `sold:${month}:${yesterday}`, PAST_DAYS_TTL_MS, () => repo.soldPerDay(db, month, yesterday))
       : null,
     bookings ? repo.soldPerDay(db, today, today) : null,
     bookings ? repo.takenPerDay(db, month, today) : null,
+    bookings ? repo.refundedPerDay(db, month, today) : null,
     bookings ? repo.bookingWork(db, today) : null,
     allows(grant, 'view_sync_record') ? repo.syncFailures(db) : null,
     allows(grant, 'view_mail') ? repo.failedMails(db) : null,
@@ -84,9 +86,10 @@ export async function homeFigures(ctx: AppContext, grant: Grant): Promise<HomeFi
   ]);
   const out: HomeFigures = { today, work: [] };
   const sold = pastSold && todaySold ? [...pastSold.value, ...todaySold] : null;
-  if (sold && taken) {
+  if (sold && taken && refunded) {
     out.sold = windowsOf(sold, today, (from) => `/admin/bookings?stage=sold&created_from=${from}&created_to=${today}`);
     out.taken = windowsOf(taken, today, (from) => `/admin/bookings?paid_from=${from}&paid_to=${today}`);
+    out.refunded = windowsOf(refunded, today, (from) => `/admin/bookings?refunded_from=${from}&refunded_to=${today}`);
     // the line follows the currency most of the 30 days' value was sold in
     const byCurrency = new Map<string, number>();
     for (const r of sold) byCurrency.set(r.currency, (byCurrency.get(r.currency) ?? 0) + toCents(r.value));

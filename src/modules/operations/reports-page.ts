@@ -31,16 +31,16 @@ ${date('from', 'Booked from')}${date('to', 'Booked until')}
 
 function revenueTable(caption: string, first: string, rows: RevenueRow[]): Html {
   return html`<div class="card table-wrap"><table><caption>${caption}</caption>
-<thead><tr><th scope="col">${first}</th><th scope="col">Market</th><th scope="col" class="n">Bookings</th><th scope="col" class="n">Booked</th><th scope="col" class="n">Deposits taken</th><th scope="col" class="n">Balances taken</th><th scope="col" class="n">Outstanding</th></tr></thead>
+<thead><tr><th scope="col">${first}</th><th scope="col">Market</th><th scope="col" class="n">Bookings</th><th scope="col" class="n">Booked</th><th scope="col" class="n">Deposits taken</th><th scope="col" class="n">Balances taken</th><th scope="col" class="n">Refunded</th><th scope="col" class="n">Outstanding</th></tr></thead>
 <tbody>${
     rows.length
       ? rows.map(
           (
             r,
           ) => html`<tr><th scope="row">${r.label}</th><td>${r.market}</td><td class="n">${r.bookings}</td><td class="n">${r.booked} ${r.currency}</td>
-<td class="n">${r.deposits} ${r.currency}</td><td class="n">${r.balances} ${r.currency}</td><td class="n">${r.outstanding} ${r.currency}</td></tr>`,
+<td class="n">${r.deposits} ${r.currency}</td><td class="n">${r.balances} ${r.currency}</td><td class="n">${r.refunded} ${r.currency}</td><td class="n">${r.outstanding} ${r.currency}</td></tr>`,
         )
-      : html`<tr><td colspan="7" class="muted">No booking sold in this period.</td></tr>`
+      : html`<tr><td colspan="8" class="muted">No booking sold in this period.</td></tr>`
   }</tbody></table></div>`;
 }
 
@@ -60,7 +60,7 @@ export function revenuePage(
     p,
     'Revenue report',
     html`<h1>Reports: revenue</h1>${sectionTabs(p, 'Reports', TABS)}${filterForm('/admin/reports/revenue', f, choices, errors)}
-<p class="muted">Sold bookings made in the period, by the UTC month they were made in: their value, the money taken for them so far (deposits at checkout, balances after) and what they still owe.</p>
+<p class="muted">Sold bookings made in the period, by the UTC month they were made in: their value, the money taken for them so far (deposits at checkout, balances after), what was refunded to them and what they still owe (a cancelled booking owes nothing).</p>
 ${data ? html`${asOf(data.at)}${revenueTable('Per month and market', 'Month', data.months)}${revenueTable('Per product and market', 'Product', data.products)}` : ''}`,
   );
 }

@@ -1,11 +1,11 @@
 // Reports against hand-counted rows: Revenue per month and market and per product (booked,
-// deposits, balances, outstanding), and the checkout Funnel from step visits recorded by the
+// deposits, balances, refunded, outstanding; a cancelled booking owes nothing), and the checkout Funnel from step visits recorded by the
 // checkout's own tracker, filtered by market, product and period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../../test/support/admin.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
-import { bookingPayments, bookings } from '../../db/schema/index.js';
+import { bookingPayments, bookingRefunds, bookings } from '../../db/schema/index.js';
 import { recordFunnelStep } from '../checkout/repository.js';
 import { FUNNEL_STEPS } from '../checkout/rules.js';
 
@@ -58,17 +58,34 @@ async function booking(opts: {
   return b!;
 }
 async function pay(bookingId: number, amount: string, kind: 'deposit' | 'balance', status = 'Succeeded') {
-  await t.database.db.insert(bookingPayments).values({
-    bookingId,
-    intentId: `pi_rep_${++n}`,
-    gatewayCode: 'sandbox',
-    methodCode: 'card',
+  const [p] = await t.database.db
+    .insert(bookingPayments)
+    .values({
+      bookingId,
+      intentId: `pi_rep_${++n}`,
+      gatewayCode: 'sandbox',
+      methodCode: 'card',
+      amount,
+      totalPrice: amount,
+      currency: 'EUR',
+      status,
+      // a deposit carries the checkout's frozen quote; a balance payment has none
+      quote: kind === 'deposit' ? { total: amount } : null,
+    })
+    .returning();
+  return p!;
+}
+async function refund(pay: { id: number; bookingId: number }, amount: string, status: string) {
+  await t.database.db.insert(bookingRefunds).values({
+    bookingId: pay.bookingId,
+    paymentId: pay.id,
+    sequence: ++n,
+    idempotencyKey: `refund-${pay.bookingId}-${n}`,
     amount,
-    totalPrice: amount,
     currency: 'EUR',
     status,
-    // a deposit carries the checkout's frozen quote; a balance payment has none
-    quote: kind === 'deposit' ? { total: amount } : null,
+    kind: 'cancellation',
+    requestedBy: 'ops@example.com',
   });
 }
 async function visit(bookingId: number, steps: readonly string[]) {
@@ -105,11 +122,16 @@ describe('reports', () => {
       total: '1500.00',
     });
     await booking({ ...es, at: '2025-01-10T09:00:00Z', status: 'flights_confirmed', total: '999.00' }); // before the period
-    await pay(j1.id, '1000.00', 'deposit');
+    // cancelled in May's cohort: 800 paid, 600 refunded, the 200 fee kept; it owes nothing more
+    const c1 = await booking({ ...es, at: '2026-05-12T09:00:00Z', status: 'cancelled', total: '2000.00' });
+    const j1Deposit = await pay(j1.id, '1000.00', 'deposit');
     await pay(j1.id, '500.00', 'balance');
+    await refund(await pay(c1.id, '800.00', 'deposit'), '600.00', 'succeeded');
+    await refund(j1Deposit, '100.00', 'failed'); // no money given back
+    await refund(j1Deposit, '50.00', 'pending'); // not yet
     await pay(j2.id, '600.00', 'deposit');
     await pay(j2.id, '100.00', 'balance', 'Failed');
-    await pay(m1.id, '500.00', 'deposit');
+    await refund(await pay(m1.id, '500.00', 'deposit'), '200.00', 'succeeded'); // goodwill: owed stays 2000
     await visit(j1.id, FUNNEL_STEPS);
     await visit(j2.id, FUNNEL_STEPS);
     await visit(j3.id, ['flights']);
@@ -122,14 +144,14 @@ describe('reports', () => {
     expect(rev.body).toContain('id="from" name="from" type="date" value="2025-07-01"');
     expect(tables(rev.body)).toEqual([
       [
-        '2026-05 es 1 2500.00 EUR 500.00 EUR 0.00 EUR 2000.00 EUR',
-        '2026-06 es 3 8500.00 EUR 1600.00 EUR 500.00 EUR 6400.00 EUR',
-        '2026-06 us 1 5000.00 USD 0.00 USD 0.00 USD 5000.00 USD',
+        '2026-05 es 2 4500.00 EUR 1300.00 EUR 0.00 EUR 800.00 EUR 2000.00 EUR',
+        '2026-06 es 3 8500.00 EUR 1600.00 EUR 500.00 EUR 0.00 EUR 6400.00 EUR',
+        '2026-06 us 1 5000.00 USD 0.00 USD 0.00 USD 0.00 USD 5000.00 USD',
       ],
       [
-        'india-golden-triangle es 1 1500.00 EUR 0.00 EUR 0.00 EUR 1500.00 EUR',
-        'japan-essentials es 3 9500.00 EUR 2100.00 EUR 500.00 EUR 6900.00 EUR',
-        'japan-essentials us 1 5000.00 USD 0.00 USD 0.00 USD 5000.00 USD',
+        'india-golden-triangle es 1 1500.00 EUR 0.00 EUR 0.00 EUR 0.00 EUR 1500.00 EUR',
+        'japan-essentials es 4 11500.00 EUR 2900.00 EUR 500.00 EUR 800.00 EUR 6900.00 EUR',
+        'japan-essentials us 1 5000.00 USD 0.00 USD 0.00 USD 0.00 USD 5000.00 USD',
       ],
     ]);
 

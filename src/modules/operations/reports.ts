@@ -1,14 +1,17 @@
 // The reports: Revenue (per month of booking and market: booked value, money taken as deposits
-// and balances, what is still outstanding; and per product) and the checkout Funnel (from the
+// and balances, refunded, what is still outstanding; and per product) and the checkout Funnel (from the
 // step visits spec 2 records: sessions started, reached each step, paid, conversion between
 // steps) for a period, a market and a product. Months and days are UTC.
 import type { Database } from '../../db/database.js';
 import { formatCents, toCents } from '../../platform/money.js';
+import { BOOKING_CANCELLED } from '../bookings/cancellation-rules.js';
 import { UNSOLD_STATUSES } from '../bookings/search.js';
 import { FUNNEL_STEPS } from '../checkout/rules.js';
 import { percent } from './rules.js';
 
 const SOLD = `b.status NOT IN (${UNSOLD_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+/** a booking that still owes what it has not paid (a cancelled one owes nothing) */
+const LIVE = `b.status <> '${BOOKING_CANCELLED}'`;
 
 export interface ReportFilter {
   /** first and last UTC day of the period, inclusive */
@@ -46,14 +49,17 @@ export interface RevenueRow {
   booked: string;
   deposits: string;
   balances: string;
+  refunded: string;
   outstanding: string;
 }
 
 /**
  * Booked value of the sold bookings made in the period, grouped by `by` (month or product) and
  * market and currency; taken: their succeeded payments (a deposit is a payment made with the
- * checkout's quote, a balance one made after); outstanding: booked less taken. Two grouped reads
- * (bookings, then payments joined to their bookings) merged here: neither walks the other.
+ * checkout's quote, a balance one made after); refunded: their succeeded refunds; outstanding:
+ * booked less taken of the bookings not cancelled (a cancelled booking owes nothing: its fee is
+ * what it kept of the money taken). A refund never adds to what is owed. Three grouped reads
+ * (bookings, payments, refunds, each joined to their bookings) merged here: none walks another.
  */
 export async function revenue(database: Database, f: ReportFilter, by: 'month' | 'product'): Promise<RevenueRow[]> {
   const { where, params } = conditions(f);
@@ -64,7 +70,7 @@ export async function revenue(database: Database, f: ReportFilter, by: 'month' |
          LEFT JOIN product_templates pt ON pt.id = mp.template_id`
       : '';
   const label = by === 'product' ? 'max(pt.title)' : 'NULL';
-  const [booked, taken] = await Promise.all([
+  const [booked, taken, refunded] = await Promise.all([
     database.query<{
       key: string;
       label: string | null;
@@ -72,30 +78,50 @@ export async function revenue(database: Database, f: ReportFilter, by: 'month' |
       currency: string;
       bookings: number;
       booked: string;
+      owed: string;
     }>(
       `SELECT ${key} AS key, ${label} AS label, b.market_code AS market, b.currency, count(*)::int AS bookings,
-              sum(b.total_price)::numeric(14, 2)::text AS booked
+              sum(b.total_price)::numeric(14, 2)::text AS booked,
+              coalesce(sum(b.total_price) FILTER (WHERE ${LIVE}), 0)::numeric(14, 2)::text AS owed
          FROM bookings b ${products}
         WHERE ${where.join(' AND ')} AND ${SOLD}
         GROUP BY 1, 3, 4 ORDER BY 1, 3, 4`,
       params,
     ),
-    database.query<{ key: string; market: string; currency: string; deposits: string; balances: string }>(
+    database.query<{
+      key: string;
+      market: string;
+      currency: string;
+      deposits: string;
+      balances: string;
+      paid: string;
+    }>(
       `SELECT ${key} AS key, b.market_code AS market, b.currency,
               coalesce(sum(bp.amount) FILTER (WHERE bp.quote IS NOT NULL), 0)::numeric(14, 2)::text AS deposits,
-              coalesce(sum(bp.amount) FILTER (WHERE bp.quote IS NULL), 0)::numeric(14, 2)::text AS balances
+              coalesce(sum(bp.amount) FILTER (WHERE bp.quote IS NULL), 0)::numeric(14, 2)::text AS balances,
+              coalesce(sum(bp.amount) FILTER (WHERE ${LIVE}), 0)::numeric(14, 2)::text AS paid
          FROM booking_payments bp JOIN bookings b ON b.id = bp.booking_id ${products}
         WHERE bp.status = 'Succeeded' AND ${where.join(' AND ')} AND ${SOLD}
         GROUP BY 1, 2, 3`,
       params,
     ),
+    database.query<{ key: string; market: string; currency: string; refunded: string }>(
+      `SELECT ${key} AS key, b.market_code AS market, b.currency,
+              sum(br.amount)::numeric(14, 2)::text AS refunded
+         FROM booking_refunds br JOIN bookings b ON b.id = br.booking_id ${products}
+        WHERE br.status = 'succeeded' AND ${where.join(' AND ')} AND ${SOLD}
+        GROUP BY 1, 2, 3`,
+      params,
+    ),
   ]);
-  const takenOf = new Map(taken.rows.map((r) => [`${r.key}|${r.market}|${r.currency}`, r]));
+  const group = (r: { key: string; market: string; currency: string }) => `${r.key}|${r.market}|${r.currency}`;
+  const takenOf = new Map(taken.rows.map((r) => [group(r), r]));
+  const refundedOf = new Map(refunded.rows.map((r) => [group(r), r.refunded]));
   return booked.rows.map((r) => {
-    const t = takenOf.get(`${r.key}|${r.market}|${r.currency}`);
+    const t = takenOf.get(group(r));
     const deposits = t?.deposits ?? '0.00';
     const balances = t?.balances ?? '0.00';
-    const outstanding = Math.max(0, toCents(r.booked) - toCents(deposits) - toCents(balances));
+    const outstanding = Math.max(0, toCents(r.owed) - toCents(t?.paid ?? '0.00'));
     return {
       key: r.key,
       label: r.key === '' ? '(offer removed)' : (r.label ?? r.key),
@@ -105,6 +131,7 @@ export async function revenue(database: Database, f: ReportFilter, by: 'month' |
       booked: r.booked,
       deposits,
       balances,
+      refunded: refundedOf.get(group(r)) ?? '0.00',
       outstanding: formatCents(outstanding),
     };
   });

@@ -29,16 +29,37 @@ export async function soldPerDay(database: Database, from: string, to: string): 
   return rows;
 }
 
-/** Money taken (succeeded deposits and balances) per UTC day and currency. */
-export async function takenPerDay(database: Database, from: string, to: string): Promise<DayAmount[]> {
+/** Rows of a money table in `status` per UTC day (of the `at` column) and currency. */
+async function moneyPerDay(
+  database: Database,
+  table: 'booking_payments' | 'booking_refunds',
+  at: string,
+  status: string,
+  from: string,
+  to: string,
+): Promise<DayAmount[]> {
   const { rows } = await database.query<DayAmount>(
-    `SELECT (${TAKEN_AT} AT TIME ZONE 'UTC')::date::text AS day, currency, count(*)::int AS count, sum(amount)::text AS value
-       FROM booking_payments WHERE status = 'Succeeded' AND ${dayRange(TAKEN_AT, '$1', '$2')}
+    `SELECT (${at} AT TIME ZONE 'UTC')::date::text AS day, currency, count(*)::int AS count, sum(amount)::text AS value
+       FROM ${table} WHERE status = $3 AND ${dayRange(at, '$1', '$2')}
       GROUP BY 1, 2 ORDER BY 1, 2`,
-    [from, to],
+    [from, to, status],
   );
   return rows;
 }
+
+/** Money taken (succeeded deposits and balances) per UTC day and currency. */
+export const takenPerDay = (database: Database, from: string, to: string) =>
+  moneyPerDay(database, 'booking_payments', TAKEN_AT, 'Succeeded', from, to);
+
+/**
+ * when a refund's money went back: the last change of a `succeeded` row, which is the moment it
+ * became succeeded (a row is only updated when its status or gateway id changes)
+ */
+const REFUNDED_AT = 'updated_at';
+
+/** Money given back (succeeded refunds; pending, failed and canceled ones not) per UTC day and currency. */
+export const refundedPerDay = (database: Database, from: string, to: string) =>
+  moneyPerDay(database, 'booking_refunds', REFUNDED_AT, 'succeeded', from, to);
 
 export interface BookingWork {
   toBook: number;

@@ -369,7 +369,9 @@ describe('GET /health answers from the latest run', () => {
       for (let i = 0; i < 120; i++) expect((await health(s.app, ip)).statusCode).toBe(200);
       const refused = await health(s.app, ip);
       expect(refused.statusCode).toBe(429);
-      expect(refused.headers['retry-after']).toMatch(/^(59|60)$/); // 59 on Redis, whose clock moves
+      // the window's rest: 60 s in process, the key's real time-to-live with Redis (less on a loaded machine)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(55);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
       expect(refused.json()).toMatchObject({ success: false, error: 'too_many_requests' });
       expect((await health(s.app, randomClientIp())).statusCode).toBe(200);
     } finally {

@@ -86,6 +86,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       schema: {
         tags: ['ops'],
         summary: 'Record a deployment (CI webhook)',
+        security: [{ deploymentToken: [] }],
         description:
           'Bearer-authenticated with DEPLOYMENT_TOKEN. Emits the internal deployment:completed event. ' +
           '10 requests per minute per IP.',

@@ -373,7 +373,10 @@ describe('quotes and documentation', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.paths['/api/webhooks/stripe'].post.responses).toHaveProperty('400');
     const confirm = doc.paths['/api/{market}/{lang}/checkout/payment/confirm'].post;
-    const body = confirm.requestBody.content['application/json'].schema;
+    expect(confirm.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ConfirmPaymentInput',
+    });
+    const body = doc.components.schemas.ConfirmPaymentInput;
     expect(Object.keys(body.properties)).toEqual(['payment_intent_id', 'payment_method']);
     expect(body.required).toEqual(['payment_intent_id']);
     expect(confirm.responses['402'].content['application/json'].schema.properties).toHaveProperty('client_secret');

@@ -279,9 +279,15 @@ export const SANDBOX_TEST_METHODS: Record<string, string> = {
   pm_card_mastercard: 'succeeded',
   pm_card_chargeDeclined: 'requires_payment_method',
   pm_card_authenticationRequired: 'requires_action',
+  // Stripe's card that attaches to the customer but whose later charges fail: the demo's deposit
+  // succeeds and saves it, the balance charge is declined
+  pm_card_chargeCustomerFail: 'succeeded',
   // a SEPA Direct Debit: processing until the bank answers (the sandbox's bank pays after a minute)
   pm_sepaDebit: 'processing',
 };
+
+/** Sandbox methods whose off-session charges (the balance) are declined. */
+const DECLINED_OFF_SESSION = ['pm_card_chargeDeclined', 'pm_card_chargeCustomerFail'];
 
 /** Seconds after which the sandbox's bank settles a processing debit. */
 const SANDBOX_DEBIT_SECONDS = 60;
@@ -395,7 +401,7 @@ export class SandboxGateway implements PaymentGateway {
       };
     }
     const test = Object.keys(SANDBOX_TEST_METHODS).find((m) => req.paymentMethodId.startsWith(m)) ?? 'pm_card_visa';
-    const outcome = SANDBOX_TEST_METHODS[test];
+    const outcome = DECLINED_OFF_SESSION.includes(test) ? 'requires_payment_method' : SANDBOX_TEST_METHODS[test];
     const status = outcome === 'succeeded' || outcome === 'processing' ? outcome : 'requires_payment_method';
     await this.database.db
       .insert(sandboxPaymentIntents)

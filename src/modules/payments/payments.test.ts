@@ -125,7 +125,7 @@ describe('Stripe gateway (official SDK against the fake Stripe)', () => {
     expect(confirm).toMatchObject({ method: 'POST', path: `/v1/payment_intents/${intent.id}/confirm` });
     expect(confirm.form).toMatchObject({
       payment_method: 'pm_card_visa',
-      return_url: 'http://localhost:5173/checkout/payment',
+      return_url: 'http://www.api.test/checkout/payment',
     });
     // a paid intent cannot be canceled: the gateway says what it is
     expect((await gateway.cancelIntent(intent.id)).status).toBe('Succeeded');

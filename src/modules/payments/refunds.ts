@@ -124,7 +124,8 @@ export async function applyGatewayRefund(ctx: Ctx, row: RefundRow, refund: Gatew
         await repo.updateRefund(tx, row.id, { gatewayRefundId: refund.id, status: refund.status });
         await finishFailed(tx, { ...current, gatewayRefundId: refund.id }, refund.status, refund.failureReason);
       }
-    } else {
+    } else if (current.status !== refund.status || current.gatewayRefundId !== refund.id) {
+      // only a change moves updated_at: the console counts a succeeded refund on that day
       await repo.updateRefund(tx, row.id, { gatewayRefundId: refund.id, status: refund.status });
     }
     return (await repo.findRefund(tx, row.id))!;

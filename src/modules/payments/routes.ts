@@ -1,12 +1,11 @@
 // HTTP of the checkout payment under /api/{market}/{lang}/checkout: the deposit payment intent,
 // the confirmation that finalizes the booking, the confirmation page data; and Stripe's webhook.
-import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody, MarketPath, ok } from '../../platform/http-shapes.js';
-import { Currency as CurrencyComponent, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
+import { Currency as CurrencyComponent, component, ref, SESSION_REQUIRED } from '../../platform/openapi.js';
 import { rateLimit, TooManyRequestsBody } from '../../platform/rate-limit.js';
 import { CheckoutSessions, type FlightSession } from '../flights/checkout-session.js';
 import { marketScoped } from '../markets/routes.js';
@@ -18,29 +17,37 @@ type Scoped = FastifyRequest & { scope: NonNullable<FastifyRequest['scope']> };
 type WithSession = FastifyRequest & { checkoutSession?: FlightSession | null };
 const Currency = ref(CurrencyComponent);
 
-const Intent = Type.Object({
-  payment_intent_id: Type.String(),
-  client_secret: Type.Union([Type.String(), Type.Null()], { description: 'for Stripe.js confirmCardPayment' }),
-  amount: Type.Number({ description: 'deposit to pay now' }),
-  deposit_percent: Type.Integer(),
-  total_price: Type.Number(),
-  remaining_price: Type.Number(),
-  currency: Currency,
-  booking_reference: Type.String(),
-  payment_gateway: Type.String({ description: 'stripe, or sandbox in the demo' }),
-});
-
-const Confirmed = Type.Object({
-  booking_reference: Type.String(),
-  status: Type.String({ description: 'pending_flight_booking or pending_land_confirmation' }),
-  payment_status: Type.Literal('Succeeded'),
-  amount_paid: Type.Number(),
-  currency: Currency,
-  confirmation_url: Type.String(),
-  manage_url: Type.Union([Type.String(), Type.Null()], {
-    description: 'the signed "manage my booking" URL (GET it for the booking), valid until the return date',
+const Intent = component(
+  'PaymentIntent',
+  Type.Object({
+    payment_intent_id: Type.String(),
+    client_secret: Type.Union([Type.String(), Type.Null()], { description: 'for Stripe.js confirmCardPayment' }),
+    amount: Type.Number({ description: 'deposit to pay now' }),
+    deposit_percent: Type.Integer(),
+    total_price: Type.Number(),
+    remaining_price: Type.Number(),
+    currency: Currency,
+    booking_reference: Type.String(),
+    payment_gateway: Type.String({ description: 'stripe, or sandbox in the demo' }),
   }),
-});
+  'The deposit payment intent of the checkout: amount, client secret and the frozen quote.',
+);
+
+const Confirmed = component(
+  'PaymentConfirmation',
+  Type.Object({
+    booking_reference: Type.String(),
+    status: Type.String({ description: 'pending_flight_booking or pending_land_confirmation' }),
+    payment_status: Type.Literal('Succeeded'),
+    amount_paid: Type.Number(),
+    currency: Currency,
+    confirmation_url: Type.String(),
+    manage_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'the signed "manage my booking" URL (GET it for the booking), valid until the return date',
+    }),
+  }),
+  'A confirmed deposit payment and the booking it paid.',
+);
 
 const PaymentError = Type.Object({
   success: Type.Literal(false),
@@ -54,22 +61,41 @@ const PaymentError = Type.Object({
   payment_intent_id: Type.Optional(Type.String()),
 });
 
-const Confirmation = Type.Object({
-  booking_reference: Type.String(),
-  tour_name: Type.Union([Type.String(), Type.Null()]),
-  duration_days: Type.Union([Type.Integer(), Type.Null()]),
-  duration_nights: Type.Union([Type.Integer(), Type.Null()]),
-  travelers: Type.Integer(),
-  hero_image: Type.Union([Type.String(), Type.Null()]),
-  trip_url: Type.Union([Type.String(), Type.Null()]),
-  status: Type.String({
-    description:
-      "the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled",
+const Confirmation = component(
+  'BookingConfirmation',
+  Type.Object({
+    booking_reference: Type.String(),
+    tour_name: Type.Union([Type.String(), Type.Null()]),
+    duration_days: Type.Union([Type.Integer(), Type.Null()]),
+    duration_nights: Type.Union([Type.Integer(), Type.Null()]),
+    travelers: Type.Integer(),
+    hero_image: Type.Union([Type.String(), Type.Null()]),
+    trip_url: Type.Union([Type.String(), Type.Null()]),
+    status: Type.String({
+      description:
+        "the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled",
+    }),
+    amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
+    balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
+    refunded: Type.Number({ description: 'refunded to the card so far (pending and succeeded refunds)' }),
   }),
-  amount_paid: Type.Union([Type.Number(), Type.Null()], { description: 'deposit and balance payments so far' }),
-  balance_due: Type.Union([Type.Number(), Type.Null()], { description: 'what remains to pay (0 when fully paid)' }),
-  refunded: Type.Number({ description: 'refunded to the card so far (pending and succeeded refunds)' }),
-});
+  'The confirmation page of a paid booking: what spec 2 lists, plus its status and amounts.',
+);
+
+const ConfirmPaymentBody = component(
+  'ConfirmPaymentInput',
+  Type.Object({
+    payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
+    payment_method: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: `payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired`,
+      }),
+    ),
+  }),
+  'The payment intent to confirm and, optionally, the payment method.',
+);
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sessions = CheckoutSessions.of(ctx);
@@ -77,7 +103,6 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
   await webhookRoute(app, ctx, paymentSettlementOf(ctx));
 
   await app.register(async (plugin) => {
-    await plugin.register(cookie, { secret: ctx.config.appKey });
     await marketScoped(plugin, ctx, (r) => {
       const base = '/api/:market/:lang/checkout';
       const tags = ['checkout'];
@@ -96,7 +121,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
             response: {
-              200: ok(Intent),
+              200: ok(ref(Intent)),
               400: ErrorBody,
               404: ErrorBody,
               409: ErrorBody,
@@ -134,18 +159,9 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
               'optional and confirms server-side.',
             security: SESSION_REQUIRED,
             params: Type.Object(MarketPath),
-            body: Type.Object({
-              payment_intent_id: Type.String({ minLength: 1, maxLength: 255 }),
-              payment_method: Type.Optional(
-                Type.String({
-                  minLength: 1,
-                  maxLength: 255,
-                  description: `payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired`,
-                }),
-              ),
-            }),
+            body: ref(ConfirmPaymentBody),
             response: {
-              200: ok(Confirmed),
+              200: ok(ref(Confirmed)),
               400: ErrorBody,
               402: PaymentError,
               409: ErrorBody,
@@ -200,7 +216,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
               'What the confirmation page shows, nothing more (the reference is the only key). Limited per client ' +
               'IP (RATE_LIMIT_CONFIRMATION_LOOKUPS a minute; 429 too_many_requests with Retry-After).',
             params: Type.Object({ ...MarketPath, reference: Type.String() }),
-            response: { 200: ok(Confirmation), 404: ErrorBody, 429: TooManyRequestsBody },
+            response: { 200: ok(ref(Confirmation)), 404: ErrorBody, 429: TooManyRequestsBody },
           },
         },
         async (request) => ({

@@ -4,47 +4,6 @@
  */
 
 export interface paths {
-    "/health-dashboard": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Health dashboard (HTML)
-         * @description Latest stored health run and the last day of history. `?fresh=1` runs the checks first.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    fresh?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/health-dashboard.json": {
         parameters: {
             query?: never;
@@ -127,47 +86,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/pulse": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Performance dashboard (HTML)
-         * @description Throughput and latency percentiles per route over a window (1h, 6h, 24h, 7d), slow requests, queue job counts and the last 20 deployments (polled every 5 s).
-         */
-        get: {
-            parameters: {
-                query?: {
-                    period?: "1h" | "6h" | "24h" | "7d";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/pulse/deployments.json": {
         parameters: {
             query?: never;
@@ -238,86 +156,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/telescope": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Debug inspector (HTML)
-         * @description Recent requests and 5xx errors.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/telescope/requests/{requestId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Debug inspector: one request (HTML)
-         * @description Debug inspector: one request (HTML).
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    requestId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/{market}/config": {
         parameters: {
             query?: never;
@@ -350,26 +188,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                code: string;
-                                name: string;
-                                locale: string;
-                                supported_languages: string[];
-                                tour_path_slugs: {
-                                    [key: string]: string;
-                                };
-                                currency: {
-                                    code: string;
-                                    name: string;
-                                };
-                                timezone: string;
-                                departure_airports: {
-                                    iata_code: string;
-                                    name: string;
-                                    city: string;
-                                    is_primary: boolean;
-                                }[];
-                            };
+                            data: components["schemas"]["MarketConfig"];
                         };
                     };
                 };
@@ -441,42 +260,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: {
-                                /** @description market-product id */
-                                id: number;
-                                product_template_id: number;
-                                /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-                                sku: string;
-                                /** @description <lang>_<MARKET> */
-                                locale: string;
-                                /** @description lists only return active */
-                                status: string;
-                                sort_order: number;
-                                trip_duration_days: number;
-                                title: string;
-                                subtitle: string;
-                                short_description: string;
-                                long_description: string;
-                                highlights: string[];
-                                destination_info: string;
-                                /** @description translated slug */
-                                url_slug: string;
-                                hero_image: string | null;
-                                country_name: string;
-                                country_slug: string;
-                                departure_airports: {
-                                    iata_code: string;
-                                    name: string;
-                                    city: string;
-                                    country: string;
-                                }[];
-                            }[];
-                            meta: {
-                                market: string;
-                                locale: string;
-                            };
-                        };
+                        "application/json": components["schemas"]["ProductListing"];
                     };
                 };
                 /** @description Not modified: the If-None-Match header matched the ETag */
@@ -557,86 +341,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description market-product id */
-                                id: number;
-                                product_template_id: number;
-                                /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-                                sku: string;
-                                /** @description <lang>_<MARKET> */
-                                locale: string;
-                                /** @description lists only return active */
-                                status: string;
-                                sort_order: number;
-                                trip_duration_days: number;
-                                title: string;
-                                subtitle: string;
-                                short_description: string;
-                                long_description: string;
-                                highlights: string[];
-                                destination_info: string;
-                                /** @description translated slug */
-                                url_slug: string;
-                                hero_image: string | null;
-                                country_name: string;
-                                country_slug: string;
-                                departure_airports: {
-                                    iata_code: string;
-                                    name: string;
-                                    city: string;
-                                    country: string;
-                                }[];
-                            } & {
-                                /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
-                                accommodations: {
-                                    tier: "selection" | "luxury" | "grand_luxury";
-                                    tier_label: string;
-                                    stays: {
-                                        /** @description first tour day (night) at the hotel */
-                                        day_start: number;
-                                        /** @description last tour day (night) at the hotel */
-                                        day_end: number;
-                                        nights: number;
-                                        hotel: {
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            city: string | null;
-                                            stars: number | null;
-                                            image_url: string | null;
-                                        };
-                                    }[];
-                                }[];
-                                /** @description stops: consecutive days in the same place */
-                                itinerary: {
-                                    city: string | null;
-                                    day_start: number;
-                                    day_end: number;
-                                    days: {
-                                        day_number: number;
-                                        title: string;
-                                        description: string;
-                                        city: string | null;
-                                        /** @description ordered by tier: included, extra, substitution */
-                                        activities: {
-                                            /** @description activity id */
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            tier: "included" | "extra" | "substitution";
-                                            tier_label: string;
-                                            image_url: string | null;
-                                            city: string | null;
-                                            reasons: string[] | null;
-                                            amenities: {
-                                                icon: string;
-                                                label: string;
-                                                description: string;
-                                            }[] | null;
-                                        }[];
-                                    }[];
-                                }[];
-                            };
+                            data: components["schemas"]["Product"];
                         };
                     };
                 };
@@ -717,86 +422,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description market-product id */
-                                id: number;
-                                product_template_id: number;
-                                /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-                                sku: string;
-                                /** @description <lang>_<MARKET> */
-                                locale: string;
-                                /** @description lists only return active */
-                                status: string;
-                                sort_order: number;
-                                trip_duration_days: number;
-                                title: string;
-                                subtitle: string;
-                                short_description: string;
-                                long_description: string;
-                                highlights: string[];
-                                destination_info: string;
-                                /** @description translated slug */
-                                url_slug: string;
-                                hero_image: string | null;
-                                country_name: string;
-                                country_slug: string;
-                                departure_airports: {
-                                    iata_code: string;
-                                    name: string;
-                                    city: string;
-                                    country: string;
-                                }[];
-                            } & {
-                                /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
-                                accommodations: {
-                                    tier: "selection" | "luxury" | "grand_luxury";
-                                    tier_label: string;
-                                    stays: {
-                                        /** @description first tour day (night) at the hotel */
-                                        day_start: number;
-                                        /** @description last tour day (night) at the hotel */
-                                        day_end: number;
-                                        nights: number;
-                                        hotel: {
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            city: string | null;
-                                            stars: number | null;
-                                            image_url: string | null;
-                                        };
-                                    }[];
-                                }[];
-                                /** @description stops: consecutive days in the same place */
-                                itinerary: {
-                                    city: string | null;
-                                    day_start: number;
-                                    day_end: number;
-                                    days: {
-                                        day_number: number;
-                                        title: string;
-                                        description: string;
-                                        city: string | null;
-                                        /** @description ordered by tier: included, extra, substitution */
-                                        activities: {
-                                            /** @description activity id */
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            tier: "included" | "extra" | "substitution";
-                                            tier_label: string;
-                                            image_url: string | null;
-                                            city: string | null;
-                                            reasons: string[] | null;
-                                            amenities: {
-                                                icon: string;
-                                                label: string;
-                                                description: string;
-                                            }[] | null;
-                                        }[];
-                                    }[];
-                                }[];
-                            };
+                            data: components["schemas"]["Product"];
                         };
                     };
                 };
@@ -877,86 +503,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description market-product id */
-                                id: number;
-                                product_template_id: number;
-                                /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-                                sku: string;
-                                /** @description <lang>_<MARKET> */
-                                locale: string;
-                                /** @description lists only return active */
-                                status: string;
-                                sort_order: number;
-                                trip_duration_days: number;
-                                title: string;
-                                subtitle: string;
-                                short_description: string;
-                                long_description: string;
-                                highlights: string[];
-                                destination_info: string;
-                                /** @description translated slug */
-                                url_slug: string;
-                                hero_image: string | null;
-                                country_name: string;
-                                country_slug: string;
-                                departure_airports: {
-                                    iata_code: string;
-                                    name: string;
-                                    city: string;
-                                    country: string;
-                                }[];
-                            } & {
-                                /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
-                                accommodations: {
-                                    tier: "selection" | "luxury" | "grand_luxury";
-                                    tier_label: string;
-                                    stays: {
-                                        /** @description first tour day (night) at the hotel */
-                                        day_start: number;
-                                        /** @description last tour day (night) at the hotel */
-                                        day_end: number;
-                                        nights: number;
-                                        hotel: {
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            city: string | null;
-                                            stars: number | null;
-                                            image_url: string | null;
-                                        };
-                                    }[];
-                                }[];
-                                /** @description stops: consecutive days in the same place */
-                                itinerary: {
-                                    city: string | null;
-                                    day_start: number;
-                                    day_end: number;
-                                    days: {
-                                        day_number: number;
-                                        title: string;
-                                        description: string;
-                                        city: string | null;
-                                        /** @description ordered by tier: included, extra, substitution */
-                                        activities: {
-                                            /** @description activity id */
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            tier: "included" | "extra" | "substitution";
-                                            tier_label: string;
-                                            image_url: string | null;
-                                            city: string | null;
-                                            reasons: string[] | null;
-                                            amenities: {
-                                                icon: string;
-                                                label: string;
-                                                description: string;
-                                            }[] | null;
-                                        }[];
-                                    }[];
-                                }[];
-                            };
+                            data: components["schemas"]["Product"];
                         };
                     };
                 };
@@ -1038,14 +585,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                product_by_market_id: number;
-                                price_from: string | null;
-                                /** @description currency code of the market */
-                                currency: string;
-                                /** @description number of bookable offers */
-                                offers_count: number;
-                            };
+                            data: components["schemas"]["LeadingPrice"];
                         };
                     };
                 };
@@ -1127,51 +667,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                product_id: number;
-                                departure_airports: {
-                                    iata_code: string;
-                                    city: string;
-                                }[];
-                                months: {
-                                    year: number;
-                                    month: number;
-                                    /** @description month name in the request language */
-                                    label: string;
-                                    min_price: string;
-                                    min_price_per_person: string;
-                                    dates: {
-                                        offer_id: number;
-                                        /** @description YYYY-MM-DD */
-                                        date: string;
-                                        day_label: string;
-                                        /** @description total for the offer pax_count travellers */
-                                        price: string;
-                                        price_per_person: string;
-                                        /** @description the remaining allotment still fits pax_count travellers */
-                                        available: boolean;
-                                        departure_airport: string;
-                                    }[];
-                                }[];
-                                room_types: {
-                                    code: string;
-                                    label: string;
-                                }[];
-                                labels: {
-                                    information: string;
-                                    origin: string;
-                                    travelers: string;
-                                    rooms: string;
-                                    choose_date: string;
-                                    configure_trip: string;
-                                    help_text: string;
-                                    per_person: string;
-                                };
-                                currency: {
-                                    code: string;
-                                    symbol: string;
-                                };
-                            };
+                            data: components["schemas"]["Configurator"];
                         };
                     };
                 };
@@ -1256,140 +752,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: ({
-                                /** @description market-product id */
-                                id: number;
-                                product_template_id: number;
-                                /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
-                                sku: string;
-                                /** @description <lang>_<MARKET> */
-                                locale: string;
-                                /** @description lists only return active */
-                                status: string;
-                                sort_order: number;
-                                trip_duration_days: number;
-                                title: string;
-                                subtitle: string;
-                                short_description: string;
-                                long_description: string;
-                                highlights: string[];
-                                destination_info: string;
-                                /** @description translated slug */
-                                url_slug: string;
-                                hero_image: string | null;
-                                country_name: string;
-                                country_slug: string;
-                                departure_airports: {
-                                    iata_code: string;
-                                    name: string;
-                                    city: string;
-                                    country: string;
-                                }[];
-                            } & {
-                                /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
-                                accommodations: {
-                                    tier: "selection" | "luxury" | "grand_luxury";
-                                    tier_label: string;
-                                    stays: {
-                                        /** @description first tour day (night) at the hotel */
-                                        day_start: number;
-                                        /** @description last tour day (night) at the hotel */
-                                        day_end: number;
-                                        nights: number;
-                                        hotel: {
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            city: string | null;
-                                            stars: number | null;
-                                            image_url: string | null;
-                                        };
-                                    }[];
-                                }[];
-                                /** @description stops: consecutive days in the same place */
-                                itinerary: {
-                                    city: string | null;
-                                    day_start: number;
-                                    day_end: number;
-                                    days: {
-                                        day_number: number;
-                                        title: string;
-                                        description: string;
-                                        city: string | null;
-                                        /** @description ordered by tier: included, extra, substitution */
-                                        activities: {
-                                            /** @description activity id */
-                                            id: number;
-                                            name: string;
-                                            description: string | null;
-                                            tier: "included" | "extra" | "substitution";
-                                            tier_label: string;
-                                            image_url: string | null;
-                                            city: string | null;
-                                            reasons: string[] | null;
-                                            amenities: {
-                                                icon: string;
-                                                label: string;
-                                                description: string;
-                                            }[] | null;
-                                        }[];
-                                    }[];
-                                }[];
-                            }) & {
-                                leading_price: {
-                                    product_by_market_id: number;
-                                    price_from: string | null;
-                                    /** @description currency code of the market */
-                                    currency: string;
-                                    /** @description number of bookable offers */
-                                    offers_count: number;
-                                };
-                                configurator: {
-                                    product_id: number;
-                                    departure_airports: {
-                                        iata_code: string;
-                                        city: string;
-                                    }[];
-                                    months: {
-                                        year: number;
-                                        month: number;
-                                        /** @description month name in the request language */
-                                        label: string;
-                                        min_price: string;
-                                        min_price_per_person: string;
-                                        dates: {
-                                            offer_id: number;
-                                            /** @description YYYY-MM-DD */
-                                            date: string;
-                                            day_label: string;
-                                            /** @description total for the offer pax_count travellers */
-                                            price: string;
-                                            price_per_person: string;
-                                            /** @description the remaining allotment still fits pax_count travellers */
-                                            available: boolean;
-                                            departure_airport: string;
-                                        }[];
-                                    }[];
-                                    room_types: {
-                                        code: string;
-                                        label: string;
-                                    }[];
-                                    labels: {
-                                        information: string;
-                                        origin: string;
-                                        travelers: string;
-                                        rooms: string;
-                                        choose_date: string;
-                                        configure_trip: string;
-                                        help_text: string;
-                                        per_person: string;
-                                    };
-                                    currency: {
-                                        code: string;
-                                        symbol: string;
-                                    };
-                                };
-                            };
+                            data: components["schemas"]["ProductPreview"];
                         };
                     };
                 };
@@ -1469,80 +832,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                slug: string;
-                                name: string;
-                                description: string | null;
-                                image: string | null;
-                                fullWidthImage: string | null;
-                                quote: string | null;
-                                /** @description null when the translation has no experiences */
-                                experiences: {
-                                    intro: {
-                                        eyebrow: string | null;
-                                        title: string | null;
-                                        description: string | null;
-                                        /** @description src is an absolute URL */
-                                        media: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                        /** @description src is an absolute URL */
-                                        previewMedia: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                    };
-                                    phases: {
-                                        id: string;
-                                        title: string | null;
-                                        caption: string | null;
-                                        experienceName: string | null;
-                                        modalTitle: string | null;
-                                        triggerAriaLabel: string | null;
-                                        /** @description src is an absolute URL */
-                                        media: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                        /** @description the phase's tours (product template codes) sold as an active product in the request's market and language */
-                                        relatedTrips: {
-                                            /** @description market product id */
-                                            id: string;
-                                            /** @description FRONTEND_URL + /<tour path slug of the language>/<translated url_slug> */
-                                            href: string;
-                                            /** @description the product's localized country name */
-                                            country: string;
-                                            title: string;
-                                            /** @description day cities joined by ' · ' */
-                                            itinerary: string;
-                                            /** @description localized, e.g. "12 days", "12 días" */
-                                            duration: string;
-                                        }[];
-                                    }[];
-                                } | null;
-                                ctaHeading: string | null;
-                                ctaSubheading: string | null;
-                                ctaButtonText: string | null;
-                                /** @description active countries translated in the locale, by sort_order */
-                                countries: {
-                                    slug: string;
-                                    name: string;
-                                    description: string | null;
-                                    image: string | null;
-                                    images: string[];
-                                    population: string | null;
-                                    area: string | null;
-                                    currency: string | null;
-                                    bestTime: string | null;
-                                    languages: string | null;
-                                    populationLabel: string | null;
-                                    areaLabel: string | null;
-                                    currencyLabel: string | null;
-                                    bestTimeLabel: string | null;
-                                    languagesLabel: string | null;
-                                }[];
-                            }[];
+                            data: components["schemas"]["Region"][];
                         };
                     };
                 };
@@ -1623,80 +913,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                slug: string;
-                                name: string;
-                                description: string | null;
-                                image: string | null;
-                                fullWidthImage: string | null;
-                                quote: string | null;
-                                /** @description null when the translation has no experiences */
-                                experiences: {
-                                    intro: {
-                                        eyebrow: string | null;
-                                        title: string | null;
-                                        description: string | null;
-                                        /** @description src is an absolute URL */
-                                        media: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                        /** @description src is an absolute URL */
-                                        previewMedia: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                    };
-                                    phases: {
-                                        id: string;
-                                        title: string | null;
-                                        caption: string | null;
-                                        experienceName: string | null;
-                                        modalTitle: string | null;
-                                        triggerAriaLabel: string | null;
-                                        /** @description src is an absolute URL */
-                                        media: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                        /** @description the phase's tours (product template codes) sold as an active product in the request's market and language */
-                                        relatedTrips: {
-                                            /** @description market product id */
-                                            id: string;
-                                            /** @description FRONTEND_URL + /<tour path slug of the language>/<translated url_slug> */
-                                            href: string;
-                                            /** @description the product's localized country name */
-                                            country: string;
-                                            title: string;
-                                            /** @description day cities joined by ' · ' */
-                                            itinerary: string;
-                                            /** @description localized, e.g. "12 days", "12 días" */
-                                            duration: string;
-                                        }[];
-                                    }[];
-                                } | null;
-                                ctaHeading: string | null;
-                                ctaSubheading: string | null;
-                                ctaButtonText: string | null;
-                                /** @description active countries translated in the locale, by sort_order */
-                                countries: {
-                                    slug: string;
-                                    name: string;
-                                    description: string | null;
-                                    image: string | null;
-                                    images: string[];
-                                    population: string | null;
-                                    area: string | null;
-                                    currency: string | null;
-                                    bestTime: string | null;
-                                    languages: string | null;
-                                    populationLabel: string | null;
-                                    areaLabel: string | null;
-                                    currencyLabel: string | null;
-                                    bestTimeLabel: string | null;
-                                    languagesLabel: string | null;
-                                }[];
-                            };
+                            data: components["schemas"]["Region"];
                         };
                     };
                 };
@@ -1776,21 +993,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description each field falls back on its own to the default of the request language */
-                            data: {
-                                /** @description Default: en "Explore trips", es "Explorar viajes", ca "Explora viatges", de "Reisen entdecken", fr "Découvrir les voyages", it "Scopri i viaggi"; other languages use en. */
-                                hero_button_primary: string;
-                                /** @description Default: en "Talk to an expert", es "Habla con un experto", ca "Parla amb un expert", de "Mit einem Experten sprechen", fr "Parler à un expert", it "Parla con un esperto"; other languages use en. */
-                                hero_button_secondary: string;
-                                /** @description Default: en "Get travel inspiration in your inbox", es "Recibe inspiración para viajar en tu correo", ca "Rep inspiració per viatjar al teu correu", de "Reiseinspiration direkt in Ihr Postfach", fr "Recevez l'inspiration voyage dans votre boîte mail", it "Ricevi ispirazione di viaggio nella tua casella"; other languages use en. */
-                                newsletter_heading: string;
-                                /** @description Default: en "Your name", es "Tu nombre", ca "El teu nom", de "Ihr Name", fr "Votre nom", it "Il tuo nome"; other languages use en. */
-                                newsletter_name_placeholder: string;
-                                /** @description Default: en "Your email address", es "Tu correo electrónico", ca "El teu correu electrònic", de "Ihre E-Mail-Adresse", fr "Votre adresse e-mail", it "Il tuo indirizzo email"; other languages use en. */
-                                newsletter_email_placeholder: string;
-                                /** @description Default: en "Subscribe", es "Suscribirme", ca "Subscriu-m'hi", de "Abonnieren", fr "S'abonner", it "Iscriviti"; other languages use en. */
-                                newsletter_button_text: string;
-                            };
+                            data: components["schemas"]["RegionLabels"];
                         };
                     };
                 };
@@ -1871,61 +1074,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                slug: string;
-                                name: string;
-                                description: string | null;
-                                image: string | null;
-                                images: string[];
-                                population: string | null;
-                                area: string | null;
-                                currency: string | null;
-                                bestTime: string | null;
-                                languages: string | null;
-                                populationLabel: string | null;
-                                areaLabel: string | null;
-                                currencyLabel: string | null;
-                                bestTimeLabel: string | null;
-                                languagesLabel: string | null;
-                                tagline: string | null;
-                                experiences: {
-                                    image: string | null;
-                                    title: string;
-                                    tag: string | null;
-                                    description: string | null;
-                                    /** @description null when the tour has no active product in the request market and language */
-                                    product: {
-                                        /** @description market product id */
-                                        id: number;
-                                        title: string;
-                                        /** @description translated url_slug */
-                                        slug: string;
-                                        /** @description /<tour path slug of the language>/<url_slug> */
-                                        path: string;
-                                        durationDays: number;
-                                        /** @description lowest price per person among bookable offers; null when none is bookable */
-                                        priceFrom: string | null;
-                                        /** @description market currency code */
-                                        currency: string;
-                                        image: string | null;
-                                        /** @description day cities joined by ' · ' */
-                                        itinerary: string;
-                                    } | null;
-                                }[];
-                                region: {
-                                    slug: string;
-                                    name: string;
-                                };
-                                /** @description the other active countries of the same region, by sort_order */
-                                relatedCountries: {
-                                    slug: string;
-                                    name: string;
-                                    tagline: string | null;
-                                    image: string | null;
-                                    /** @description region name */
-                                    region: string;
-                                }[];
-                            };
+                            data: components["schemas"]["Country"];
                         };
                     };
                 };
@@ -2005,39 +1154,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description null when no active page is translated in the locale */
-                            data: {
-                                headerSection: {
-                                    title: string;
-                                    leadCaption: string | null;
-                                    supportingCaption: string | null;
-                                    /** @description null when the page has no video_url */
-                                    media: {
-                                        /** @enum {string} */
-                                        kind: "video";
-                                        src: string;
-                                        /** @description the page title */
-                                        title: string;
-                                    } | null;
-                                };
-                                captionSection: {
-                                    text: string | null;
-                                };
-                                trailersSection: {
-                                    /** @description entries lacking href, poster image or poster alt are left out */
-                                    items: {
-                                        /** @description stored id, else trailer-<position in the stored list, from 1> */
-                                        id: string;
-                                        href: string;
-                                        posterSrc: string;
-                                        posterAlt: string;
-                                        /** @description stored aria label, else the poster alt */
-                                        ariaLabel: string;
-                                        /** @description stored target, else _blank for absolute URLs and _self for site paths */
-                                        target: "_self" | "_blank";
-                                    }[];
-                                };
-                            } | null;
+                            data: components["schemas"]["AboutUs"];
                         };
                     };
                 };
@@ -2117,38 +1234,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                /** @description regions carousel: active regions by sort_order with their active countries */
-                                regions: {
-                                    slug: string;
-                                    name: string;
-                                    description: string | null;
-                                    quote: string | null;
-                                    image: string | null;
-                                    fullWidthImage: string | null;
-                                    ctaButtonText: string | null;
-                                    countries: {
-                                        slug: string;
-                                        name: string;
-                                        image: string | null;
-                                    }[];
-                                }[];
-                                /** @description each field falls back on its own to the default of the request language */
-                                labels: {
-                                    /** @description Default: en "Explore trips", es "Explorar viajes", ca "Explora viatges", de "Reisen entdecken", fr "Découvrir les voyages", it "Scopri i viaggi"; other languages use en. */
-                                    hero_button_primary: string;
-                                    /** @description Default: en "Talk to an expert", es "Habla con un experto", ca "Parla amb un expert", de "Mit einem Experten sprechen", fr "Parler à un expert", it "Parla con un esperto"; other languages use en. */
-                                    hero_button_secondary: string;
-                                    /** @description Default: en "Get travel inspiration in your inbox", es "Recibe inspiración para viajar en tu correo", ca "Rep inspiració per viatjar al teu correu", de "Reiseinspiration direkt in Ihr Postfach", fr "Recevez l'inspiration voyage dans votre boîte mail", it "Ricevi ispirazione di viaggio nella tua casella"; other languages use en. */
-                                    newsletter_heading: string;
-                                    /** @description Default: en "Your name", es "Tu nombre", ca "El teu nom", de "Ihr Name", fr "Votre nom", it "Il tuo nome"; other languages use en. */
-                                    newsletter_name_placeholder: string;
-                                    /** @description Default: en "Your email address", es "Tu correo electrónico", ca "El teu correu electrònic", de "Ihre E-Mail-Adresse", fr "Votre adresse e-mail", it "Il tuo indirizzo email"; other languages use en. */
-                                    newsletter_email_placeholder: string;
-                                    /** @description Default: en "Subscribe", es "Suscribirme", ca "Subscriu-m'hi", de "Abonnieren", fr "S'abonner", it "Iscriviti"; other languages use en. */
-                                    newsletter_button_text: string;
-                                };
-                            };
+                            data: components["schemas"]["Home"];
                         };
                     };
                 };
@@ -2232,80 +1318,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                slug: string;
-                                name: string;
-                                description: string | null;
-                                image: string | null;
-                                fullWidthImage: string | null;
-                                quote: string | null;
-                                /** @description null when the translation has no experiences */
-                                experiences: {
-                                    intro: {
-                                        eyebrow: string | null;
-                                        title: string | null;
-                                        description: string | null;
-                                        /** @description src is an absolute URL */
-                                        media: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                        /** @description src is an absolute URL */
-                                        previewMedia: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                    };
-                                    phases: {
-                                        id: string;
-                                        title: string | null;
-                                        caption: string | null;
-                                        experienceName: string | null;
-                                        modalTitle: string | null;
-                                        triggerAriaLabel: string | null;
-                                        /** @description src is an absolute URL */
-                                        media: {
-                                            src: string | null;
-                                            alt: string | null;
-                                        } | null;
-                                        /** @description the phase's tours (product template codes) sold as an active product in the request's market and language */
-                                        relatedTrips: {
-                                            /** @description market product id */
-                                            id: string;
-                                            /** @description FRONTEND_URL + /<tour path slug of the language>/<translated url_slug> */
-                                            href: string;
-                                            /** @description the product's localized country name */
-                                            country: string;
-                                            title: string;
-                                            /** @description day cities joined by ' · ' */
-                                            itinerary: string;
-                                            /** @description localized, e.g. "12 days", "12 días" */
-                                            duration: string;
-                                        }[];
-                                    }[];
-                                } | null;
-                                ctaHeading: string | null;
-                                ctaSubheading: string | null;
-                                ctaButtonText: string | null;
-                                /** @description active countries translated in the locale, by sort_order */
-                                countries: {
-                                    slug: string;
-                                    name: string;
-                                    description: string | null;
-                                    image: string | null;
-                                    images: string[];
-                                    population: string | null;
-                                    area: string | null;
-                                    currency: string | null;
-                                    bestTime: string | null;
-                                    languages: string | null;
-                                    populationLabel: string | null;
-                                    areaLabel: string | null;
-                                    currencyLabel: string | null;
-                                    bestTimeLabel: string | null;
-                                    languagesLabel: string | null;
-                                }[];
-                            };
+                            data: components["schemas"]["Region"];
                         };
                     };
                 };
@@ -2389,61 +1402,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                slug: string;
-                                name: string;
-                                description: string | null;
-                                image: string | null;
-                                images: string[];
-                                population: string | null;
-                                area: string | null;
-                                currency: string | null;
-                                bestTime: string | null;
-                                languages: string | null;
-                                populationLabel: string | null;
-                                areaLabel: string | null;
-                                currencyLabel: string | null;
-                                bestTimeLabel: string | null;
-                                languagesLabel: string | null;
-                                tagline: string | null;
-                                experiences: {
-                                    image: string | null;
-                                    title: string;
-                                    tag: string | null;
-                                    description: string | null;
-                                    /** @description null when the tour has no active product in the request market and language */
-                                    product: {
-                                        /** @description market product id */
-                                        id: number;
-                                        title: string;
-                                        /** @description translated url_slug */
-                                        slug: string;
-                                        /** @description /<tour path slug of the language>/<url_slug> */
-                                        path: string;
-                                        durationDays: number;
-                                        /** @description lowest price per person among bookable offers; null when none is bookable */
-                                        priceFrom: string | null;
-                                        /** @description market currency code */
-                                        currency: string;
-                                        image: string | null;
-                                        /** @description day cities joined by ' · ' */
-                                        itinerary: string;
-                                    } | null;
-                                }[];
-                                region: {
-                                    slug: string;
-                                    name: string;
-                                };
-                                /** @description the other active countries of the same region, by sort_order */
-                                relatedCountries: {
-                                    slug: string;
-                                    name: string;
-                                    tagline: string | null;
-                                    image: string | null;
-                                    /** @description region name */
-                                    region: string;
-                                }[];
-                            };
+                            data: components["schemas"]["Country"];
                         };
                     };
                 };
@@ -2526,39 +1485,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description null when no active page is translated in the locale */
-                            data: {
-                                headerSection: {
-                                    title: string;
-                                    leadCaption: string | null;
-                                    supportingCaption: string | null;
-                                    /** @description null when the page has no video_url */
-                                    media: {
-                                        /** @enum {string} */
-                                        kind: "video";
-                                        src: string;
-                                        /** @description the page title */
-                                        title: string;
-                                    } | null;
-                                };
-                                captionSection: {
-                                    text: string | null;
-                                };
-                                trailersSection: {
-                                    /** @description entries lacking href, poster image or poster alt are left out */
-                                    items: {
-                                        /** @description stored id, else trailer-<position in the stored list, from 1> */
-                                        id: string;
-                                        href: string;
-                                        posterSrc: string;
-                                        posterAlt: string;
-                                        /** @description stored aria label, else the poster alt */
-                                        ariaLabel: string;
-                                        /** @description stored target, else _blank for absolute URLs and _self for site paths */
-                                        target: "_self" | "_blank";
-                                    }[];
-                                };
-                            } | null;
+                            data: components["schemas"]["AboutUs"];
                         };
                     };
                 };
@@ -2606,7 +1533,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/storage/{*}": {
+    "/storage/{path}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2623,7 +1550,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description the stored path, e.g. uploads/<sha256>.png */
-                    "*": string;
+                    path: string;
                 };
                 cookie?: never;
             };
@@ -2702,7 +1629,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description the stored path, e.g. uploads/<sha256>.png */
-                    "*": string;
+                    path: string;
                 };
                 cookie?: never;
             };
@@ -2781,7 +1708,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout (fresh session, booking with status checkout)
-         * @description Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor (RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After.
+         * @description Limited per minute per IP (RATE_LIMIT_CHECKOUT_STARTS_PER_IP, 20 by default) and per visitor (RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR, 6 by default); over it: 429 with Retry-After. Sets the session cookies and answers data.session_token (also in the X-Checkout-Session response header): a storefront on another site sends it back in the X-Checkout-Session request header on every checkout, flights and payment call instead of relying on the cookie.
          */
         post: {
             parameters: {
@@ -2797,10 +1724,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        actual_pax_count?: number;
-                        actual_room_type?: string;
-                    } | null;
+                    "application/json": components["schemas"]["CheckoutStartInput"];
                 };
             };
             responses: {
@@ -2813,7 +1737,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["CheckoutSession"];
+                            data: components["schemas"]["CheckoutStart"];
                         };
                     };
                 };
@@ -2968,33 +1892,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                offer_id: number;
-                                offer_sku: string;
-                                tour_name: string | null;
-                                final_price: components["schemas"]["Money"];
-                                departure_date: string;
-                                return_date: string | null;
-                                pax_count: number;
-                                currency: components["schemas"]["Currency"];
-                                hotels: {
-                                    id: string;
-                                    hotelId: number | null;
-                                    name: string;
-                                    location: string | null;
-                                    tier: string;
-                                    tier_label: string;
-                                    nights: {
-                                        start: number;
-                                        end: number;
-                                    };
-                                    imageUrl: string | null;
-                                    description: string | null;
-                                    isIncluded: boolean;
-                                    priceDifference: number | null;
-                                    selectionHotelName: string | null;
-                                }[];
-                            };
+                            data: components["schemas"]["HotelOptions"];
                         };
                     };
                 };
@@ -3050,18 +1948,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * @description false on backward navigation: the funnel is not advanced
-                         * @default true
-                         */
-                        advance?: boolean;
-                        hotel_selections: {
-                            upgrade_hotel_id: number;
-                            nights_start: number;
-                            nights_end: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["HotelSelectionInput"];
                 };
             };
             responses: {
@@ -3148,31 +2035,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                offer_id: number;
-                                offer_sku: string;
-                                tour_name: string | null;
-                                final_price: components["schemas"]["Money"];
-                                departure_date: string;
-                                return_date: string | null;
-                                pax_count: number;
-                                currency: components["schemas"]["Currency"];
-                                price_per_person: number;
-                                days: {
-                                    day_number: number;
-                                    destination: string | null;
-                                    included_activities: {
-                                        name: string;
-                                    }[];
-                                    available_activities: {
-                                        id: number;
-                                        name: string;
-                                        description: string | null;
-                                        image_url: string | null;
-                                        price: number | null;
-                                    }[];
-                                }[];
-                            };
+                            data: components["schemas"]["ActivityOptions"];
                         };
                     };
                 };
@@ -3219,17 +2082,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * @description false on backward navigation: the funnel is not advanced
-                         * @default true
-                         */
-                        advance?: boolean;
-                        activity_selections: {
-                            activity_id: number;
-                            day_number: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ActivitySelectionInput"];
                 };
             };
             responses: {
@@ -3316,34 +2169,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                offer_id: number;
-                                offer_sku: string;
-                                tour_name: string | null;
-                                final_price: components["schemas"]["Money"];
-                                departure_date: string;
-                                return_date: string | null;
-                                pax_count: number;
-                                currency: components["schemas"]["Currency"];
-                                product_url: string | null;
-                                price_per_person: number;
-                                days: {
-                                    day_number: number;
-                                    destination: string | null;
-                                    included_transfers: {
-                                        name: string;
-                                    }[];
-                                    available_transfers: {
-                                        id: number;
-                                        name: string;
-                                        description: string | null;
-                                        image_url: string | null;
-                                        vehicle_type: string | null;
-                                        duration_minutes: number | null;
-                                        price: number | null;
-                                    }[];
-                                }[];
-                            };
+                            data: components["schemas"]["TransferOptions"];
                         };
                     };
                 };
@@ -3390,17 +2216,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * @description false on backward navigation: the funnel is not advanced
-                         * @default true
-                         */
-                        advance?: boolean;
-                        transfer_selections: {
-                            transfer_id: number;
-                            day_number: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TransferSelectionInput"];
                 };
             };
             responses: {
@@ -3591,14 +2407,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * @description false on backward navigation: the funnel is not advanced
-                         * @default true
-                         */
-                        advance?: boolean;
-                        client: components["schemas"]["ContactInput"];
-                    };
+                    "application/json": components["schemas"]["ContactStepInput"];
                 };
             };
             responses: {
@@ -3657,14 +2466,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * @description false on backward navigation: the funnel is not advanced
-                         * @default true
-                         */
-                        advance?: boolean;
-                        travelers: components["schemas"]["TravelerInput"][];
-                    };
+                    "application/json": components["schemas"]["TravelersStepInput"];
                 };
             };
             responses: {
@@ -3822,14 +2624,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                has_flights: boolean;
-                                price_changed: boolean;
-                                /** @enum {boolean} */
-                                fallback?: true;
-                                original_price?: number;
-                                new_price?: number;
-                            };
+                            data: components["schemas"]["EconomyFlightSearch"];
                         };
                     };
                 };
@@ -3895,23 +2690,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                offer_id: number;
-                                tour_name: string | null;
-                                outbound_options: components["schemas"]["FlightCard"][];
-                                inbound_options: components["schemas"]["FlightCard"][];
-                                /** @enum {string} */
-                                cabinClass: "BUSINESS";
-                                has_flights: boolean;
-                                /** @enum {string} */
-                                source_type: "live_search";
-                                original_final_price: number;
-                                pax_count: number;
-                                /** @description provider flow id */
-                                apihubflowid: string;
-                                /** @enum {boolean} */
-                                fallback?: true;
-                            };
+                            data: components["schemas"]["BusinessFlightSearch"];
                         };
                     };
                 };
@@ -3958,8 +2737,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Flight options from the offer cache
-         * @description Flight options from the offer cache.
+         * Flight cards to choose: the offer cache (a non-standard party: its own live search)
+         * @description Every card listed can be chosen with PUT /flights by its fareId. With a session of a party other than the offer's 2 adults whose economy search ran, the cards are that search's, priced for the party.
          */
         get: {
             parameters: {
@@ -3984,18 +2763,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                offer_id: number;
-                                tour_name: string | null;
-                                final_price: number;
-                                /** @enum {string} */
-                                cabinClass: "ECONOMY";
-                                /** @enum {string} */
-                                source_type: "cache";
-                                has_flights: boolean;
-                                outbound_options: components["schemas"]["FlightCard"][];
-                                inbound_options: components["schemas"]["FlightCard"][];
-                            };
+                            data: components["schemas"]["CachedFlights"];
                         };
                     };
                 };
@@ -4042,46 +2810,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        cabin_class: "ECONOMY" | "BUSINESS";
-                        outbound?: {
-                            /** Format: date */
-                            departure_date?: string;
-                            departure_time?: string;
-                            arrival_time?: string;
-                            departure_airport?: string;
-                            arrival_airport?: string;
-                            flight_numbers?: string[];
-                            airlines?: (string | {
-                                code: string;
-                                name: string;
-                            })[];
-                            stops?: number;
-                            stopover_airports?: string[];
-                            arrivalDayOffset?: number;
-                        } | null;
-                        inbound?: {
-                            /** Format: date */
-                            departure_date?: string;
-                            departure_time?: string;
-                            arrival_time?: string;
-                            departure_airport?: string;
-                            arrival_airport?: string;
-                            flight_numbers?: string[];
-                            airlines?: (string | {
-                                code: string;
-                                name: string;
-                            })[];
-                            stops?: number;
-                            stopover_airports?: string[];
-                            arrivalDayOffset?: number;
-                        } | null;
-                        business_extra_price_per_person?: number | null;
-                        fare_id?: string | null;
-                        /** @default true */
-                        advance?: boolean;
-                    };
+                    "application/json": components["schemas"]["FlightSelectionInput"];
                 };
             };
             responses: {
@@ -4109,6 +2838,15 @@ export interface paths {
                 };
                 /** @description Validation failed. */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description An outside service answered with an error. */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5140,17 +3878,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                booking_reference: string;
-                                departure_date: string;
-                                total_price: number;
-                                amount_paid: number;
-                                balance_due: number;
-                                balance_due_date: string | null;
-                                /** @description scheduled, retrying, paid or overdue */
-                                balance_status: string;
-                                currency: string;
-                            };
+                            data: components["schemas"]["BalanceDue"];
                         };
                     };
                 };
@@ -5220,14 +3948,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                payment_intent_id: string;
-                                client_secret: string | null;
-                                amount: number;
-                                currency: string;
-                                booking_reference: string;
-                                payment_gateway: string;
-                            };
+                            data: components["schemas"]["BalancePaymentIntent"];
                         };
                     };
                 };
@@ -5295,7 +4016,7 @@ export interface paths {
         put?: never;
         /**
          * Record the succeeded balance payment intent (signed pay link)
-         * @description Record the succeeded balance payment intent (signed pay link).
+         * @description With the sandbox gateway, payment_method takes Stripe's test methods (default pm_card_visa; pm_card_chargeDeclined: 402 payment_not_succeeded, confirm again with another). With Stripe, the page confirms with Stripe.js first; payment_method is optional and confirms server-side.
          */
         post: {
             parameters: {
@@ -5313,9 +4034,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        payment_intent_id: string;
-                    };
+                    "application/json": components["schemas"]["ConfirmBalanceInput"];
                 };
             };
             responses: {
@@ -5328,14 +4047,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                booking_reference: string;
-                                /** @enum {string} */
-                                payment_status: "Succeeded";
-                                amount_paid: number;
-                                balance_due: number;
-                                currency: string;
-                            };
+                            data: components["schemas"]["BalancePayment"];
                         };
                     };
                 };
@@ -6351,20 +5063,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                payment_intent_id: string;
-                                /** @description for Stripe.js confirmCardPayment */
-                                client_secret: string | null;
-                                /** @description deposit to pay now */
-                                amount: number;
-                                deposit_percent: number;
-                                total_price: number;
-                                remaining_price: number;
-                                currency: components["schemas"]["Currency"];
-                                booking_reference: string;
-                                /** @description stripe, or sandbox in the demo */
-                                payment_gateway: string;
-                            };
+                            data: components["schemas"]["PaymentIntent"];
                         };
                     };
                 };
@@ -6455,11 +5154,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        payment_intent_id: string;
-                        /** @description payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired */
-                        payment_method?: string;
-                    };
+                    "application/json": components["schemas"]["ConfirmPaymentInput"];
                 };
             };
             responses: {
@@ -6472,18 +5167,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                booking_reference: string;
-                                /** @description pending_flight_booking or pending_land_confirmation */
-                                status: string;
-                                /** @enum {string} */
-                                payment_status: "Succeeded";
-                                amount_paid: number;
-                                currency: components["schemas"]["Currency"];
-                                confirmation_url: string;
-                                /** @description the signed "manage my booking" URL (GET it for the booking), valid until the return date */
-                                manage_url: string | null;
-                            };
+                            data: components["schemas"]["PaymentConfirmation"];
                         };
                     };
                 };
@@ -6582,23 +5266,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: {
-                                booking_reference: string;
-                                tour_name: string | null;
-                                duration_days: number | null;
-                                duration_nights: number | null;
-                                travelers: number;
-                                hero_image: string | null;
-                                trip_url: string | null;
-                                /** @description the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled */
-                                status: string;
-                                /** @description deposit and balance payments so far */
-                                amount_paid: number | null;
-                                /** @description what remains to pay (0 when fully paid) */
-                                balance_due: number | null;
-                                /** @description refunded to the card so far (pending and succeeded refunds) */
-                                refunded: number;
-                            };
+                            data: components["schemas"]["BookingConfirmation"];
                         };
                     };
                 };
@@ -6658,17 +5326,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description Trimmed; required */
-                        name: string;
-                        /** @description Trimmed; RFC-valid, and its domain must accept mail (MX, or A/AAAA without MX; null MX fails) */
-                        email: string;
-                        /** @description 7 to 15 digits, optional leading +, spaces, parentheses, dots, hyphens; blank means none */
-                        phone?: string | null;
-                        /** @description Consent columns are stamped regardless of the value */
-                        consent?: boolean;
-                        market?: ("es" | "de" | "us" | "uk" | "ca") | null;
-                    };
+                    "application/json": components["schemas"]["NewsletterSubscription"];
                 };
             };
             responses: {
@@ -6678,11 +5336,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            message: string;
-                        };
+                        "application/json": components["schemas"]["NewsletterSubscribed"];
                     };
                 };
                 /** @description Created. */
@@ -6691,11 +5345,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            message: string;
-                        };
+                        "application/json": components["schemas"]["NewsletterSubscribed"];
                     };
                 };
                 /** @description Validation failed. */
@@ -6760,23 +5410,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @description a valid email address */
-                        email: string;
-                        phone?: string | null;
-                        /** @description legacy free text */
-                        region?: string | null;
-                        destinations?: {
-                            /** @enum {string} */
-                            type: "region" | "country";
-                            id?: string | null;
-                            label: string;
-                        }[] | null;
-                        preferred_call_time?: string | null;
-                        /** @description must be true */
-                        consent: boolean;
-                    };
+                    "application/json": components["schemas"]["LeadInput"];
                 };
             };
             responses: {
@@ -6786,11 +5420,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            message: string;
-                        };
+                        "application/json": components["schemas"]["LeadCreated"];
                     };
                 };
                 /** @description Validation failed. */
@@ -7203,6 +5833,355 @@ export interface components {
          */
         Money: number;
         /**
+         * MarketConfig
+         * @description A market's languages, currency, time zone, tour path slugs and departure airports.
+         */
+        MarketConfig: {
+            code: string;
+            name: string;
+            locale: string;
+            supported_languages: string[];
+            tour_path_slugs: {
+                [key: string]: string;
+            };
+            currency: {
+                code: string;
+                name: string;
+            };
+            timezone: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                is_primary: boolean;
+            }[];
+        };
+        /**
+         * BalanceDue
+         * @description What remains to pay on a booking and when it is charged.
+         */
+        BalanceDue: {
+            booking_reference: string;
+            departure_date: string;
+            total_price: number;
+            amount_paid: number;
+            balance_due: number;
+            balance_due_date: string | null;
+            /** @description scheduled, retrying, paid or overdue */
+            balance_status: string;
+            currency: string;
+        };
+        /**
+         * BalancePaymentIntent
+         * @description The payment intent of the remaining balance.
+         */
+        BalancePaymentIntent: {
+            payment_intent_id: string;
+            client_secret: string | null;
+            amount: number;
+            currency: string;
+            booking_reference: string;
+            payment_gateway: string;
+        };
+        /**
+         * BalancePayment
+         * @description A confirmed balance payment.
+         */
+        BalancePayment: {
+            booking_reference: string;
+            /** @enum {string} */
+            payment_status: "Succeeded";
+            amount_paid: number;
+            balance_due: number;
+            currency: string;
+        };
+        /**
+         * ConfirmBalanceInput
+         * @description The balance payment intent to confirm and, optionally, the payment method.
+         */
+        ConfirmBalanceInput: {
+            payment_intent_id: string;
+            /** @description payment method id, e.g. pm_card_visa */
+            payment_method?: string;
+        };
+        /**
+         * ProductSummary
+         * @description A product as listings show it.
+         */
+        ProductSummary: {
+            /** @description market-product id */
+            id: number;
+            product_template_id: number;
+            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
+            sku: string;
+            /** @description <lang>_<MARKET> */
+            locale: string;
+            /** @description lists only return active */
+            status: string;
+            sort_order: number;
+            trip_duration_days: number;
+            title: string;
+            subtitle: string;
+            short_description: string;
+            long_description: string;
+            highlights: string[];
+            destination_info: string;
+            /** @description translated slug */
+            url_slug: string;
+            hero_image: string | null;
+            country_name: string;
+            country_slug: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                country: string;
+            }[];
+        };
+        /**
+         * Product
+         * @description A product page: the summary plus its accommodations by tier and the day-by-day itinerary.
+         */
+        Product: {
+            /** @description market-product id */
+            id: number;
+            product_template_id: number;
+            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
+            sku: string;
+            /** @description <lang>_<MARKET> */
+            locale: string;
+            /** @description lists only return active */
+            status: string;
+            sort_order: number;
+            trip_duration_days: number;
+            title: string;
+            subtitle: string;
+            short_description: string;
+            long_description: string;
+            highlights: string[];
+            destination_info: string;
+            /** @description translated slug */
+            url_slug: string;
+            hero_image: string | null;
+            country_name: string;
+            country_slug: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                country: string;
+            }[];
+        } & {
+            /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
+            accommodations: {
+                tier: "selection" | "luxury" | "grand_luxury";
+                tier_label: string;
+                stays: {
+                    /** @description first tour day (night) at the hotel */
+                    day_start: number;
+                    /** @description last tour day (night) at the hotel */
+                    day_end: number;
+                    nights: number;
+                    hotel: {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        city: string | null;
+                        stars: number | null;
+                        image_url: string | null;
+                    };
+                }[];
+            }[];
+            /** @description stops: consecutive days in the same place */
+            itinerary: {
+                city: string | null;
+                day_start: number;
+                day_end: number;
+                days: {
+                    day_number: number;
+                    title: string;
+                    description: string;
+                    city: string | null;
+                    /** @description ordered by tier: included, extra, substitution */
+                    activities: {
+                        /** @description activity id */
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        tier: "included" | "extra" | "substitution";
+                        tier_label: string;
+                        image_url: string | null;
+                        city: string | null;
+                        reasons: string[] | null;
+                        amenities: {
+                            icon: string;
+                            label: string;
+                            description: string;
+                        }[] | null;
+                    }[];
+                }[];
+            }[];
+        };
+        /**
+         * ProductListing
+         * @description The market's published products in one language.
+         */
+        ProductListing: {
+            data: components["schemas"]["ProductSummary"][];
+            meta: {
+                market: string;
+                locale: string;
+            };
+        };
+        /**
+         * LeadingPrice
+         * @description A product's lowest bookable price per person.
+         */
+        LeadingPrice: {
+            product_by_market_id: number;
+            price_from: string | null;
+            /** @description currency code of the market */
+            currency: string;
+            /** @description number of bookable offers */
+            offers_count: number;
+        };
+        /**
+         * Configurator
+         * @description A product's departure dates and prices by month, room types and labels (the checkout's offerId).
+         */
+        Configurator: {
+            product_id: number;
+            departure_airports: {
+                iata_code: string;
+                city: string;
+            }[];
+            months: {
+                year: number;
+                month: number;
+                /** @description month name in the request language */
+                label: string;
+                min_price: string;
+                min_price_per_person: string;
+                dates: {
+                    offer_id: number;
+                    /** @description YYYY-MM-DD */
+                    date: string;
+                    day_label: string;
+                    /** @description total for the offer pax_count travellers */
+                    price: string;
+                    price_per_person: string;
+                    /** @description the remaining allotment still fits pax_count travellers */
+                    available: boolean;
+                    departure_airport: string;
+                }[];
+            }[];
+            room_types: {
+                code: string;
+                label: string;
+            }[];
+            labels: {
+                information: string;
+                origin: string;
+                travelers: string;
+                rooms: string;
+                choose_date: string;
+                configure_trip: string;
+                help_text: string;
+                per_person: string;
+            };
+            currency: {
+                code: string;
+                symbol: string;
+            };
+        };
+        /**
+         * ProductPreview
+         * @description A product of any status but archived, with its leading price and configurator.
+         */
+        ProductPreview: ({
+            /** @description market-product id */
+            id: number;
+            product_template_id: number;
+            /** @description <MARKET>-<TEMPLATEID><IATA><DAYS>-<LANG><VERSION>, e.g. ES-3MAD12-CA1 */
+            sku: string;
+            /** @description <lang>_<MARKET> */
+            locale: string;
+            /** @description lists only return active */
+            status: string;
+            sort_order: number;
+            trip_duration_days: number;
+            title: string;
+            subtitle: string;
+            short_description: string;
+            long_description: string;
+            highlights: string[];
+            destination_info: string;
+            /** @description translated slug */
+            url_slug: string;
+            hero_image: string | null;
+            country_name: string;
+            country_slug: string;
+            departure_airports: {
+                iata_code: string;
+                name: string;
+                city: string;
+                country: string;
+            }[];
+        } & {
+            /** @description hotel stays grouped by tier (selection, luxury, grand_luxury), tiers without stays left out */
+            accommodations: {
+                tier: "selection" | "luxury" | "grand_luxury";
+                tier_label: string;
+                stays: {
+                    /** @description first tour day (night) at the hotel */
+                    day_start: number;
+                    /** @description last tour day (night) at the hotel */
+                    day_end: number;
+                    nights: number;
+                    hotel: {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        city: string | null;
+                        stars: number | null;
+                        image_url: string | null;
+                    };
+                }[];
+            }[];
+            /** @description stops: consecutive days in the same place */
+            itinerary: {
+                city: string | null;
+                day_start: number;
+                day_end: number;
+                days: {
+                    day_number: number;
+                    title: string;
+                    description: string;
+                    city: string | null;
+                    /** @description ordered by tier: included, extra, substitution */
+                    activities: {
+                        /** @description activity id */
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        tier: "included" | "extra" | "substitution";
+                        tier_label: string;
+                        image_url: string | null;
+                        city: string | null;
+                        reasons: string[] | null;
+                        amenities: {
+                            icon: string;
+                            label: string;
+                            description: string;
+                        }[] | null;
+                    }[];
+                }[];
+            }[];
+        }) & {
+            leading_price: components["schemas"]["LeadingPrice"];
+            configurator: components["schemas"]["Configurator"];
+        };
+        /**
          * ContactInput
          * @description The booking contact; every field is required (checked by the checkout, 422 per missing field).
          */
@@ -7316,6 +6295,84 @@ export interface components {
             is_non_standard_pax: boolean;
         };
         /**
+         * CheckoutStart
+         * @description A new checkout session and its token.
+         */
+        CheckoutStart: {
+            offer_id: number;
+            booking_id: number;
+            booking_reference: string;
+            /** Format: date-time */
+            started_at: string;
+            flight_selection: {
+                [key: string]: unknown;
+            } | null;
+            hotel_selections: {
+                upsell_hotel_id: number;
+                nights_start: number;
+                nights_end: number;
+                /** @description total upgrade price per room, not per person */
+                price_difference: number;
+                hotel_name: string;
+                location: string | null;
+            }[];
+            activity_selections: {
+                activity_id: number;
+                day_number: number;
+                /** @description per person */
+                price: number;
+                activity_name: string;
+                location: string | null;
+            }[];
+            transfer_selections: {
+                transfer_id: number;
+                day_number: number;
+                /** @description per trip, flat */
+                price: number;
+                transfer_name: string;
+                location: string | null;
+            }[];
+            client_data: {
+                /** @description at most 100 characters */
+                first_name: string;
+                /** @description 2 to 100 characters */
+                last_name: string;
+                /** @description an e-mail address */
+                email: string;
+                /** @description at most 30 characters */
+                phone: string;
+            } | null;
+            traveler_data: {
+                /** @description mr, ms, mrs, miss, dr; required when the flight provider needs it */
+                title?: string;
+                /** @description m or f; required when the flight provider needs it */
+                gender?: string;
+                /** @description as in the passport: ASCII letters and spaces */
+                first_name: string;
+                /** @description as in the passport: ASCII letters and spaces, at least 2 */
+                last_name: string;
+                /** @description ISO 3166-1 alpha-2 code */
+                nationality: string;
+                passport_number: string;
+                /** @description YYYY-MM-DD, after today */
+                passport_expiry: string;
+                /** @description YYYY-MM-DD, before today */
+                birth_date: string;
+                phone: string;
+                email: string;
+            }[] | null;
+            base_price: number;
+            extras_price: number;
+            total_price: number;
+            currency: components["schemas"]["Currency"];
+            pax_count: number;
+            actual_pax_count: number;
+            actual_room_type: string;
+            is_non_standard_pax: boolean;
+            /** @description the session: send it in the X-Checkout-Session header of every later checkout call when the storefront is on another site than the API (same-site storefronts can rely on the cookie) */
+            session_token: string;
+        };
+        /**
          * OfferSummary
          * @description The offer a checkout step is about: tour, dates, passengers and price.
          */
@@ -7330,6 +6387,403 @@ export interface components {
             currency: components["schemas"]["Currency"];
             product_url: string | null;
             price_per_person: number;
+        };
+        /**
+         * HotelOptions
+         * @description Hotel options of an offer: the selection stays and their luxury and grand luxury upgrades.
+         */
+        HotelOptions: {
+            offer_id: number;
+            offer_sku: string;
+            tour_name: string | null;
+            final_price: components["schemas"]["Money"];
+            departure_date: string;
+            return_date: string | null;
+            pax_count: number;
+            currency: components["schemas"]["Currency"];
+            hotels: {
+                id: string;
+                hotelId: number | null;
+                name: string;
+                location: string | null;
+                tier: string;
+                tier_label: string;
+                nights: {
+                    start: number;
+                    end: number;
+                };
+                imageUrl: string | null;
+                description: string | null;
+                isIncluded: boolean;
+                priceDifference: number | null;
+                selectionHotelName: string | null;
+            }[];
+        };
+        /**
+         * ActivityOptions
+         * @description Optional activities of an offer per day, with per-person prices.
+         */
+        ActivityOptions: {
+            offer_id: number;
+            offer_sku: string;
+            tour_name: string | null;
+            final_price: components["schemas"]["Money"];
+            departure_date: string;
+            return_date: string | null;
+            pax_count: number;
+            currency: components["schemas"]["Currency"];
+            price_per_person: number;
+            days: {
+                day_number: number;
+                destination: string | null;
+                included_activities: {
+                    name: string;
+                }[];
+                available_activities: {
+                    id: number;
+                    name: string;
+                    description: string | null;
+                    image_url: string | null;
+                    price: number | null;
+                }[];
+            }[];
+        };
+        /**
+         * TransferOptions
+         * @description Transfer upgrades of an offer per day, with flat per-trip prices.
+         */
+        TransferOptions: {
+            offer_id: number;
+            offer_sku: string;
+            tour_name: string | null;
+            final_price: components["schemas"]["Money"];
+            departure_date: string;
+            return_date: string | null;
+            pax_count: number;
+            currency: components["schemas"]["Currency"];
+            product_url: string | null;
+            price_per_person: number;
+            days: {
+                day_number: number;
+                destination: string | null;
+                included_transfers: {
+                    name: string;
+                }[];
+                available_transfers: {
+                    id: number;
+                    name: string;
+                    description: string | null;
+                    image_url: string | null;
+                    vehicle_type: string | null;
+                    duration_minutes: number | null;
+                    price: number | null;
+                }[];
+            }[];
+        };
+        /**
+         * CheckoutStartInput
+         * @description Optional party size and room type of a new checkout (defaults: the offer's).
+         */
+        CheckoutStartInput: {
+            actual_pax_count?: number;
+            actual_room_type?: string;
+        } | null;
+        /**
+         * HotelSelectionInput
+         * @description The hotel upgrades chosen (replaces the previous selection).
+         */
+        HotelSelectionInput: {
+            /**
+             * @description false on backward navigation: the funnel is not advanced
+             * @default true
+             */
+            advance?: boolean;
+            hotel_selections: {
+                upgrade_hotel_id: number;
+                nights_start: number;
+                nights_end: number;
+            }[];
+        };
+        /**
+         * ActivitySelectionInput
+         * @description The activities chosen per day (replaces the previous selection).
+         */
+        ActivitySelectionInput: {
+            /**
+             * @description false on backward navigation: the funnel is not advanced
+             * @default true
+             */
+            advance?: boolean;
+            activity_selections: {
+                activity_id: number;
+                day_number: number;
+            }[];
+        };
+        /**
+         * TransferSelectionInput
+         * @description The transfer upgrades chosen per day (replaces the previous selection).
+         */
+        TransferSelectionInput: {
+            /**
+             * @description false on backward navigation: the funnel is not advanced
+             * @default true
+             */
+            advance?: boolean;
+            transfer_selections: {
+                transfer_id: number;
+                day_number: number;
+            }[];
+        };
+        /**
+         * ContactStepInput
+         * @description The booking contact step.
+         */
+        ContactStepInput: {
+            /**
+             * @description false on backward navigation: the funnel is not advanced
+             * @default true
+             */
+            advance?: boolean;
+            client: components["schemas"]["ContactInput"];
+        };
+        /**
+         * TravelersStepInput
+         * @description The travelers step: one traveler per passenger.
+         */
+        TravelersStepInput: {
+            /**
+             * @description false on backward navigation: the funnel is not advanced
+             * @default true
+             */
+            advance?: boolean;
+            travelers: components["schemas"]["TravelerInput"][];
+        };
+        /**
+         * Region
+         * @description A region with its countries and experiences.
+         */
+        Region: {
+            slug: string;
+            name: string;
+            description: string | null;
+            image: string | null;
+            fullWidthImage: string | null;
+            quote: string | null;
+            /** @description null when the translation has no experiences */
+            experiences: {
+                intro: {
+                    eyebrow: string | null;
+                    title: string | null;
+                    description: string | null;
+                    /** @description src is an absolute URL */
+                    media: {
+                        src: string | null;
+                        alt: string | null;
+                    } | null;
+                    /** @description src is an absolute URL */
+                    previewMedia: {
+                        src: string | null;
+                        alt: string | null;
+                    } | null;
+                };
+                phases: {
+                    id: string;
+                    title: string | null;
+                    caption: string | null;
+                    experienceName: string | null;
+                    modalTitle: string | null;
+                    triggerAriaLabel: string | null;
+                    /** @description src is an absolute URL */
+                    media: {
+                        src: string | null;
+                        alt: string | null;
+                    } | null;
+                    /** @description the phase's tours (product template codes) sold as an active product in the request's market and language */
+                    relatedTrips: {
+                        /** @description market product id */
+                        id: string;
+                        /** @description FRONTEND_URL + /<tour path slug of the language>/<translated url_slug> */
+                        href: string;
+                        /** @description the product's localized country name */
+                        country: string;
+                        title: string;
+                        /** @description day cities joined by ' · ' */
+                        itinerary: string;
+                        /** @description localized, e.g. "12 days", "12 días" */
+                        duration: string;
+                    }[];
+                }[];
+            } | null;
+            ctaHeading: string | null;
+            ctaSubheading: string | null;
+            ctaButtonText: string | null;
+            /** @description active countries translated in the locale, by sort_order */
+            countries: {
+                slug: string;
+                name: string;
+                description: string | null;
+                image: string | null;
+                images: string[];
+                population: string | null;
+                area: string | null;
+                currency: string | null;
+                bestTime: string | null;
+                languages: string | null;
+                populationLabel: string | null;
+                areaLabel: string | null;
+                currencyLabel: string | null;
+                bestTimeLabel: string | null;
+                languagesLabel: string | null;
+            }[];
+        };
+        /**
+         * RegionLabels
+         * @description Global UI labels, each falling back to a built-in default.
+         */
+        RegionLabels: {
+            /** @description Default: en "Explore trips", es "Explorar viajes", ca "Explora viatges", de "Reisen entdecken", fr "Découvrir les voyages", it "Scopri i viaggi"; other languages use en. */
+            hero_button_primary: string;
+            /** @description Default: en "Talk to an expert", es "Habla con un experto", ca "Parla amb un expert", de "Mit einem Experten sprechen", fr "Parler à un expert", it "Parla con un esperto"; other languages use en. */
+            hero_button_secondary: string;
+            /** @description Default: en "Get travel inspiration in your inbox", es "Recibe inspiración para viajar en tu correo", ca "Rep inspiració per viatjar al teu correu", de "Reiseinspiration direkt in Ihr Postfach", fr "Recevez l'inspiration voyage dans votre boîte mail", it "Ricevi ispirazione di viaggio nella tua casella"; other languages use en. */
+            newsletter_heading: string;
+            /** @description Default: en "Your name", es "Tu nombre", ca "El teu nom", de "Ihr Name", fr "Votre nom", it "Il tuo nome"; other languages use en. */
+            newsletter_name_placeholder: string;
+            /** @description Default: en "Your email address", es "Tu correo electrónico", ca "El teu correu electrònic", de "Ihre E-Mail-Adresse", fr "Votre adresse e-mail", it "Il tuo indirizzo email"; other languages use en. */
+            newsletter_email_placeholder: string;
+            /** @description Default: en "Subscribe", es "Suscribirme", ca "Subscriu-m'hi", de "Abonnieren", fr "S'abonner", it "Iscriviti"; other languages use en. */
+            newsletter_button_text: string;
+        };
+        /**
+         * Country
+         * @description A country with its experiences, tours and related countries.
+         */
+        Country: {
+            slug: string;
+            name: string;
+            description: string | null;
+            image: string | null;
+            images: string[];
+            population: string | null;
+            area: string | null;
+            currency: string | null;
+            bestTime: string | null;
+            languages: string | null;
+            populationLabel: string | null;
+            areaLabel: string | null;
+            currencyLabel: string | null;
+            bestTimeLabel: string | null;
+            languagesLabel: string | null;
+            tagline: string | null;
+            experiences: {
+                image: string | null;
+                title: string;
+                tag: string | null;
+                description: string | null;
+                /** @description null when the tour has no active product in the request market and language */
+                product: {
+                    /** @description market product id */
+                    id: number;
+                    title: string;
+                    /** @description translated url_slug */
+                    slug: string;
+                    /** @description /<tour path slug of the language>/<url_slug> */
+                    path: string;
+                    durationDays: number;
+                    /** @description lowest price per person among bookable offers; null when none is bookable */
+                    priceFrom: string | null;
+                    /** @description market currency code */
+                    currency: string;
+                    image: string | null;
+                    /** @description day cities joined by ' · ' */
+                    itinerary: string;
+                } | null;
+            }[];
+            region: {
+                slug: string;
+                name: string;
+            };
+            /** @description the other active countries of the same region, by sort_order */
+            relatedCountries: {
+                slug: string;
+                name: string;
+                tagline: string | null;
+                image: string | null;
+                /** @description region name */
+                region: string;
+            }[];
+        };
+        /**
+         * AboutUs
+         * @description The About Us page (null when it has no translation).
+         */
+        AboutUs: {
+            headerSection: {
+                title: string;
+                leadCaption: string | null;
+                supportingCaption: string | null;
+                /** @description null when the page has no video_url */
+                media: {
+                    /** @enum {string} */
+                    kind: "video";
+                    src: string;
+                    /** @description the page title */
+                    title: string;
+                } | null;
+            };
+            captionSection: {
+                text: string | null;
+            };
+            trailersSection: {
+                /** @description entries lacking href, poster image or poster alt are left out */
+                items: {
+                    /** @description stored id, else trailer-<position in the stored list, from 1> */
+                    id: string;
+                    href: string;
+                    posterSrc: string;
+                    posterAlt: string;
+                    /** @description stored aria label, else the poster alt */
+                    ariaLabel: string;
+                    /** @description stored target, else _blank for absolute URLs and _self for site paths */
+                    target: "_self" | "_blank";
+                }[];
+            };
+        } | null;
+        /**
+         * Home
+         * @description The home page: the regions carousel and the global labels.
+         */
+        Home: {
+            /** @description regions carousel: active regions by sort_order with their active countries */
+            regions: {
+                slug: string;
+                name: string;
+                description: string | null;
+                quote: string | null;
+                image: string | null;
+                fullWidthImage: string | null;
+                ctaButtonText: string | null;
+                countries: {
+                    slug: string;
+                    name: string;
+                    image: string | null;
+                }[];
+            }[];
+            /** @description each field falls back on its own to the default of the request language */
+            labels: {
+                /** @description Default: en "Explore trips", es "Explorar viajes", ca "Explora viatges", de "Reisen entdecken", fr "Découvrir les voyages", it "Scopri i viaggi"; other languages use en. */
+                hero_button_primary: string;
+                /** @description Default: en "Talk to an expert", es "Habla con un experto", ca "Parla amb un expert", de "Mit einem Experten sprechen", fr "Parler à un expert", it "Parla con un esperto"; other languages use en. */
+                hero_button_secondary: string;
+                /** @description Default: en "Get travel inspiration in your inbox", es "Recibe inspiración para viajar en tu correo", ca "Rep inspiració per viatjar al teu correu", de "Reiseinspiration direkt in Ihr Postfach", fr "Recevez l'inspiration voyage dans votre boîte mail", it "Ricevi ispirazione di viaggio nella tua casella"; other languages use en. */
+                newsletter_heading: string;
+                /** @description Default: en "Your name", es "Tu nombre", ca "El teu nom", de "Ihr Name", fr "Votre nom", it "Il tuo nome"; other languages use en. */
+                newsletter_name_placeholder: string;
+                /** @description Default: en "Your email address", es "Tu correo electrónico", ca "El teu correu electrònic", de "Ihre E-Mail-Adresse", fr "Votre adresse e-mail", it "Il tuo indirizzo email"; other languages use en. */
+                newsletter_email_placeholder: string;
+                /** @description Default: en "Subscribe", es "Suscribirme", ca "Subscriu-m'hi", de "Abonnieren", fr "S'abonner", it "Iscriviti"; other languages use en. */
+                newsletter_button_text: string;
+            };
         };
         /**
          * FlightCard
@@ -7361,6 +6815,217 @@ export interface components {
             finalPrice?: number;
             /** @description business: final price minus the economy price; economy: what choosing this fare adds (0: the priced fare or cheaper) */
             extraPrice?: number;
+        };
+        /**
+         * EconomyFlightSearch
+         * @description Live economy re-pricing of the offer: whether flights were found and the price changed.
+         */
+        EconomyFlightSearch: {
+            has_flights: boolean;
+            price_changed: boolean;
+            /** @enum {boolean} */
+            fallback?: true;
+            original_price?: number;
+            new_price?: number;
+        };
+        /**
+         * BusinessFlightSearch
+         * @description Business fares of the offer, priced live.
+         */
+        BusinessFlightSearch: {
+            offer_id: number;
+            tour_name: string | null;
+            outbound_options: components["schemas"]["FlightCard"][];
+            inbound_options: components["schemas"]["FlightCard"][];
+            /** @enum {string} */
+            cabinClass: "BUSINESS";
+            has_flights: boolean;
+            /** @enum {string} */
+            source_type: "live_search";
+            original_final_price: number;
+            pax_count: number;
+            /** @description provider flow id */
+            apihubflowid: string;
+            /** @enum {boolean} */
+            fallback?: true;
+        };
+        /**
+         * CachedFlights
+         * @description The flight cards cached with the offer.
+         */
+        CachedFlights: {
+            offer_id: number;
+            tour_name: string | null;
+            final_price: number;
+            /** @enum {string} */
+            cabinClass: "ECONOMY";
+            /** @enum {string} */
+            source_type: "cache";
+            has_flights: boolean;
+            outbound_options: components["schemas"]["FlightCard"][];
+            inbound_options: components["schemas"]["FlightCard"][];
+        };
+        /**
+         * FlightSelectionInput
+         * @description The flight selection: cabin class and, for BUSINESS, the chosen fare.
+         */
+        FlightSelectionInput: {
+            /** @enum {unknown} */
+            cabin_class: "ECONOMY" | "BUSINESS";
+            outbound?: {
+                /** Format: date */
+                departure_date?: string;
+                departure_time?: string;
+                arrival_time?: string;
+                departure_airport?: string;
+                arrival_airport?: string;
+                flight_numbers?: string[];
+                airlines?: (string | {
+                    code: string;
+                    name: string;
+                })[];
+                stops?: number;
+                stopover_airports?: string[];
+                arrivalDayOffset?: number;
+            } | null;
+            inbound?: {
+                /** Format: date */
+                departure_date?: string;
+                departure_time?: string;
+                arrival_time?: string;
+                departure_airport?: string;
+                arrival_airport?: string;
+                flight_numbers?: string[];
+                airlines?: (string | {
+                    code: string;
+                    name: string;
+                })[];
+                stops?: number;
+                stopover_airports?: string[];
+                arrivalDayOffset?: number;
+            } | null;
+            business_extra_price_per_person?: number | null;
+            fare_id?: string | null;
+            /** @default true */
+            advance?: boolean;
+        };
+        /**
+         * LeadInput
+         * @description A lead: contact details, consent and the trip asked about.
+         */
+        LeadInput: {
+            name: string;
+            /** @description a valid email address */
+            email: string;
+            phone?: string | null;
+            /** @description legacy free text */
+            region?: string | null;
+            destinations?: {
+                /** @enum {string} */
+                type: "region" | "country";
+                id?: string | null;
+                label: string;
+            }[] | null;
+            preferred_call_time?: string | null;
+            /** @description must be true */
+            consent: boolean;
+        };
+        /**
+         * LeadCreated
+         * @description The lead was taken.
+         */
+        LeadCreated: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+        };
+        /**
+         * NewsletterSubscription
+         * @description A newsletter sign-up with its consent.
+         */
+        NewsletterSubscription: {
+            /** @description Trimmed; required */
+            name: string;
+            /** @description Trimmed; RFC-valid, and its domain must accept mail (MX, or A/AAAA without MX; null MX fails) */
+            email: string;
+            /** @description 7 to 15 digits, optional leading +, spaces, parentheses, dots, hyphens; blank means none */
+            phone?: string | null;
+            /** @description Consent columns are stamped regardless of the value */
+            consent?: boolean;
+            market?: ("es" | "de" | "us" | "uk" | "ca") | null;
+        };
+        /**
+         * NewsletterSubscribed
+         * @description The sign-up was taken (201 new, 200 already subscribed).
+         */
+        NewsletterSubscribed: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+        };
+        /**
+         * PaymentIntent
+         * @description The deposit payment intent of the checkout: amount, client secret and the frozen quote.
+         */
+        PaymentIntent: {
+            payment_intent_id: string;
+            /** @description for Stripe.js confirmCardPayment */
+            client_secret: string | null;
+            /** @description deposit to pay now */
+            amount: number;
+            deposit_percent: number;
+            total_price: number;
+            remaining_price: number;
+            currency: components["schemas"]["Currency"];
+            booking_reference: string;
+            /** @description stripe, or sandbox in the demo */
+            payment_gateway: string;
+        };
+        /**
+         * PaymentConfirmation
+         * @description A confirmed deposit payment and the booking it paid.
+         */
+        PaymentConfirmation: {
+            booking_reference: string;
+            /** @description pending_flight_booking or pending_land_confirmation */
+            status: string;
+            /** @enum {string} */
+            payment_status: "Succeeded";
+            amount_paid: number;
+            currency: components["schemas"]["Currency"];
+            confirmation_url: string;
+            /** @description the signed "manage my booking" URL (GET it for the booking), valid until the return date */
+            manage_url: string | null;
+        };
+        /**
+         * BookingConfirmation
+         * @description The confirmation page of a paid booking: what spec 2 lists, plus its status and amounts.
+         */
+        BookingConfirmation: {
+            booking_reference: string;
+            tour_name: string | null;
+            duration_days: number | null;
+            duration_nights: number | null;
+            travelers: number;
+            hero_image: string | null;
+            trip_url: string | null;
+            /** @description the booking status, e.g. pending_flight_booking, flights_confirmed, fully_paid; 'cancelled' once cancelled */
+            status: string;
+            /** @description deposit and balance payments so far */
+            amount_paid: number | null;
+            /** @description what remains to pay (0 when fully paid) */
+            balance_due: number | null;
+            /** @description refunded to the card so far (pending and succeeded refunds) */
+            refunded: number;
+        };
+        /**
+         * ConfirmPaymentInput
+         * @description The payment intent to confirm and, optionally, the payment method.
+         */
+        ConfirmPaymentInput: {
+            payment_intent_id: string;
+            /** @description payment method id, e.g. Stripe test methods pm_card_visa (sandbox default), pm_card_chargeDeclined, pm_card_authenticationRequired */
+            payment_method?: string;
         };
     };
     responses: never;
