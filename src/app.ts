@@ -17,6 +17,8 @@ import { registerJobs, scheduleJobs } from './jobs.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
+import { manageRoutes } from './modules/bookings/manage-routes.js';
+import { supplierConfirmationRoutes } from './modules/bookings/supplier-routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { supplyTextsConsoleRoutes } from './modules/catalog/supply-texts-console.js';
 import { catalogEditorConsoleRoutes } from './modules/catalog-editor/console.js';
@@ -176,6 +178,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await checkoutRoutes(app, ctx);
   await flightsRoutes(app, ctx);
   await balanceRoutes(app, ctx);
+  await supplierConfirmationRoutes(app, ctx);
+  await manageRoutes(app, ctx);
   await paymentRoutes(app, ctx);
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);
