@@ -931,6 +931,8 @@ function addHotel(name: string, city: string, country: string, tier: number, cur
     description: `${['Comfortable', 'Elegant', 'Exceptional'][tier]} ${['4-star', '5-star', '5-star'][tier]} stay in ${city}.`,
     images: [`hotels/${code}.jpg`],
     stars: tier === 0 ? 4 : 5,
+    // demo supplier contacts: the confirmation requests of demo bookings go to example.com
+    supplier: { email: `reservations@${code}.example.com`, name: `${name} reservations`, phone: null },
     rates: hotelRates,
     translations: each((l) => ({
       description: grammar(l, hotelText[l](tier, tier === 0 ? 4 : 5, inLang(cities, city, l))),

@@ -18,6 +18,8 @@ import { adminConsoleRoutes } from './modules/admin/routes.js';
 import { resolveSession } from './modules/admin/service.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
+import { manageRoutes } from './modules/bookings/manage-routes.js';
+import { supplierConfirmationRoutes } from './modules/bookings/supplier-routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { supplyTextsConsoleRoutes } from './modules/catalog/supply-texts-console.js';
 import { catalogEditorConsoleRoutes } from './modules/catalog-editor/console.js';
@@ -184,6 +186,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await checkoutRoutes(app, ctx);
   await flightsRoutes(app, ctx);
   await balanceRoutes(app, ctx);
+  await supplierConfirmationRoutes(app, ctx);
+  await manageRoutes(app, ctx);
   await paymentRoutes(app, ctx);
   await newsletterRoutes(app, ctx);
   await leadRoutes(app, ctx);

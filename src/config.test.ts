@@ -54,6 +54,7 @@ describe('hardening settings', () => {
       checkoutStartsPerIp: 20,
       checkoutStartsPerVisitor: 6,
       publicWritesPerMinute: 120,
+      signedLinksPerMinute: 30,
       confirmationLookupsPerMinute: 20,
     });
     expect(c.checkout.abandonedRetentionDays).toBe(90);

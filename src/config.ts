@@ -105,6 +105,8 @@ export const ConfigSchema = Type.Object({
     checkoutStartsPerVisitor: Type.Integer(),
     /** every other write under /api/:market/:lang per client IP */
     publicWritesPerMinute: Type.Integer(),
+    /** requests per minute and IP on the signed links (manage my booking, supplier confirmations) */
+    signedLinksPerMinute: Type.Integer(),
     /** GET .../checkout/confirmation/{reference} per client IP (reference guessing) */
     confirmationLookupsPerMinute: Type.Integer(),
   }),
@@ -432,6 +434,7 @@ export function loadConfig(env: Env = process.env): Config {
       checkoutStartsPerIp: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_IP', 20, 1),
       checkoutStartsPerVisitor: int(env, 'RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR', 6, 1),
       publicWritesPerMinute: int(env, 'RATE_LIMIT_PUBLIC_WRITES', 120, 1),
+      signedLinksPerMinute: int(env, 'RATE_LIMIT_SIGNED_LINKS', 30, 1),
       confirmationLookupsPerMinute: int(env, 'RATE_LIMIT_CONFIRMATION_LOOKUPS', 20, 1),
     },
     newsletter: {

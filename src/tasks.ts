@@ -5,6 +5,7 @@
 import type { AppContext } from './context.js';
 import { tasks as adminTasks } from './modules/admin/tasks.js';
 import { tasks as balanceTasks } from './modules/balance/tasks.js';
+import { tasks as bookingTasks } from './modules/bookings/tasks.js';
 import { tasks as checkoutTasks } from './modules/checkout/tasks.js';
 import { tasks as exchangeRateTasks } from './modules/exchange-rates/tasks.js';
 import { tasks as mailTasks } from './modules/mail/tasks.js';
@@ -47,6 +48,7 @@ const modules: Array<(ctx: AppContext) => Task[]> = [
   adminTasks,
   paymentTasks,
   balanceTasks,
+  bookingTasks,
   mailTasks,
   opsTasks,
   checkoutTasks,

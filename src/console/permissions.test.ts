@@ -41,6 +41,7 @@ describe('the console permission list', () => {
         'view_booking',
         'book_flights_booking',
         'resend_confirmation_booking',
+        'update_booking',
         'cancel_booking',
         'refund_booking',
         'export_booking',

@@ -29,10 +29,11 @@ export interface AdminResource {
 
 // Adding a resource here adds its permissions everywhere (role editor, super_admin, docs/console.md).
 export const adminResources = {
+  // update: internal notes, supplier answers and amendments after the sale
   // export: CSV files of personal data (bookings list, departure manifest and rooming list)
   booking: {
     label: 'Bookings and departures',
-    abilities: ['view', 'book_flights', 'resend_confirmation', 'cancel', 'refund', 'export'],
+    abilities: ['view', 'book_flights', 'resend_confirmation', 'cancel', 'refund', 'export', 'update'],
     bulkDelete: false,
   },
   lead: { label: 'Leads', abilities: ['view', 'delete', 'export'], bulkDelete: true },

@@ -16,6 +16,8 @@ export interface PaidBooking {
   departureDate: string;
   totalPrice: number;
   deposit: number;
+  /** the confirm answer's signed "manage my booking" URL */
+  manageUrl: string | null;
 }
 
 export async function paidBooking(
@@ -85,7 +87,7 @@ export async function paidBooking(
   });
   const intent = await call('POST', `${base}/payment/intent`);
   opts.stripe?.succeed(intent.payment_intent_id);
-  await call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
+  const confirmed = await call('POST', `${base}/payment/confirm`, { payment_intent_id: intent.payment_intent_id });
   const [b] = await db.select().from(bookings).where(eq(bookings.id, start.booking_id));
   return {
     bookingId: b.id,
@@ -94,5 +96,6 @@ export async function paidBooking(
     departureDate: o.departureDate,
     totalPrice: intent.total_price,
     deposit: intent.amount,
+    manageUrl: confirmed.manage_url,
   };
 }

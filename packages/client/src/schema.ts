@@ -3187,6 +3187,241 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/internal/bookings/{id}/travelers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Amend travelers (names, passport data, birth dates): free before the flights are booked; after, the change is recorded and each booked leg gets an operator task (bearer token with admin:bookings)
+         * @description Amend travelers (names, passport data, birth dates): free before the flights are booked; after, the change is recorded and each booked leg gets an operator task (bearer token with admin:bookings).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        travelers: {
+                            /** @description 0: the lead traveler */
+                            position: number;
+                            first_name?: string;
+                            last_name?: string;
+                            passport_number?: string;
+                            /** @description YYYY-MM-DD */
+                            passport_expiry?: string;
+                            /** @description YYYY-MM-DD */
+                            birth_date?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                amendment_id: number | null;
+                                changes: {
+                                    [key: string]: unknown;
+                                }[];
+                                booked_legs: number[];
+                                warning: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/internal/bookings/{id}/extras": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove activities and transfers after the sale, priced by today's supplier rates as the checkout prices them; the total and the balance move by the difference (bearer token with admin:bookings)
+         * @description Add or remove activities and transfers after the sale, priced by today's supplier rates as the checkout prices them; the total and the balance move by the difference (bearer token with admin:bookings).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        add?: {
+                            type: "activity" | "transfer";
+                            id: number;
+                            day_number: number;
+                        }[];
+                        /** @description ids of the booking upsells (the booking view) to remove */
+                        remove?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                amendment_id: number;
+                                /** @description the part of a decrease already paid, refunded to the card */
+                                refund: number;
+                                price_difference: number;
+                                total_price: number;
+                                balance_due: number;
+                                balance_due_date: string | null;
+                                /** @description the balance was paid: the difference goes by pay link */
+                                pay_link_sent: boolean;
+                                currency: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing or wrong credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/internal/bookings/{id}": {
         parameters: {
             query?: never;
@@ -3863,6 +4098,869 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/confirmations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A confirmation request as its supplier sees it (signed link of the request e-mail)
+         * @description A confirmation request as its supplier sees it (signed link of the request e-mail).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                id: number;
+                                booking_reference: string;
+                                /** @description hotel, activity or transfer */
+                                service_type: string;
+                                service_name: string;
+                                /** @description check-in, or the day of the service */
+                                service_date: string;
+                                end_date: string | null;
+                                room_type: string | null;
+                                /** @description requested, confirmed, declined or cancelled */
+                                status: string;
+                                supplier_reference: string | null;
+                                decline_reason: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/confirmations/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the booked service with the supplier's own reference (signed link)
+         * @description Confirm the booked service with the supplier's own reference (signed link).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reference: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                id: number;
+                                booking_reference: string;
+                                /** @description hotel, activity or transfer */
+                                service_type: string;
+                                service_name: string;
+                                /** @description check-in, or the day of the service */
+                                service_date: string;
+                                end_date: string | null;
+                                room_type: string | null;
+                                /** @description requested, confirmed, declined or cancelled */
+                                status: string;
+                                supplier_reference: string | null;
+                                decline_reason: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier/confirmations/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the booked service with a reason (signed link)
+         * @description Decline the booked service with a reason (signed link).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                id: number;
+                                booking_reference: string;
+                                /** @description hotel, activity or transfer */
+                                service_type: string;
+                                service_name: string;
+                                /** @description check-in, or the day of the service */
+                                service_date: string;
+                                end_date: string | null;
+                                room_type: string | null;
+                                /** @description requested, confirmed, declined or cancelled */
+                                status: string;
+                                supplier_reference: string | null;
+                                decline_reason: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Manage my booking: the booking through its signed manage URL (confirm answer, confirmation e-mail)
+         * @description Manage my booking: the booking through its signed manage URL (confirm answer, confirmation e-mail).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                booking_reference: string;
+                                status: string;
+                                tour_name: string | null;
+                                departure_date: string | null;
+                                return_date: string | null;
+                                travelers: {
+                                    /** @description the traveler to name in PUT .../travelers (0: the lead) */
+                                    position: number;
+                                    first_name: string;
+                                    last_name: string;
+                                    nationality: string;
+                                    /** @description masked: only the last characters are shown */
+                                    passport_number: string;
+                                    passport_expiry: string;
+                                    birth_date: string;
+                                    is_lead: boolean;
+                                }[];
+                                selections: {
+                                    /** @description hotel_upgrade, activity, transfer, flight_upgrade or flight_fare */
+                                    type: string;
+                                    name: string | null;
+                                    day_number: number | null;
+                                    nights_start: number | null;
+                                    nights_end: number | null;
+                                    quantity: number;
+                                    total_price: number;
+                                }[];
+                                payments: {
+                                    total: number;
+                                    paid: number;
+                                    refunded: number;
+                                    balance_due: number;
+                                    balance_due_date: string | null;
+                                    currency: string;
+                                };
+                                /** @description today's cancellation quote; null while the cancellation policy is not available */
+                                cancellation: {
+                                    fee: number;
+                                    refund: number;
+                                    /** @description the step of the cancellation policy that applies today (null: after departure) */
+                                    policy_step: {
+                                        days_before_departure: number;
+                                        fee_percent: number;
+                                    } | null;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's cancellation quote for the traveller: fee per the product's policy and the refund (signed manage URL)
+         * @description Today's cancellation quote for the traveller: fee per the product's policy and the refund (signed manage URL).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                fee: number;
+                                refund: number;
+                                /** @description the step of the cancellation policy that applies today (null: after departure) */
+                                policy_step: {
+                                    days_before_departure: number;
+                                    fee_percent: number;
+                                } | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the booking as the traveller (signed manage URL): the operator's by=traveller cancellation, fee per policy, refund to the card, e-mails
+         * @description Cancel the booking as the traveller (signed manage URL): the operator's by=traveller cancellation, fee per policy, refund to the card, e-mails.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @enum {string} */
+                                status: "cancelled";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Unavailable (a check failed, or an outside service is not configured or not reachable). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{market}/{lang}/bookings/{reference}/travelers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Correct passport data and birth dates (signed manage URL); until the flights are booked or 14 days before departure
+         * @description Correct passport data and birth dates (signed manage URL); until the flights are booked or 14 days before departure.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    expires?: string;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    market: string;
+                    lang: string;
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        travelers: {
+                            position: number;
+                            passport_number?: string;
+                            /** @description YYYY-MM-DD */
+                            passport_expiry?: string;
+                            /** @description YYYY-MM-DD */
+                            birth_date?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                booking_reference: string;
+                                status: string;
+                                tour_name: string | null;
+                                departure_date: string | null;
+                                return_date: string | null;
+                                travelers: {
+                                    /** @description the traveler to name in PUT .../travelers (0: the lead) */
+                                    position: number;
+                                    first_name: string;
+                                    last_name: string;
+                                    nationality: string;
+                                    /** @description masked: only the last characters are shown */
+                                    passport_number: string;
+                                    passport_expiry: string;
+                                    birth_date: string;
+                                    is_lead: boolean;
+                                }[];
+                                selections: {
+                                    /** @description hotel_upgrade, activity, transfer, flight_upgrade or flight_fare */
+                                    type: string;
+                                    name: string | null;
+                                    day_number: number | null;
+                                    nights_start: number | null;
+                                    nights_end: number | null;
+                                    quantity: number;
+                                    total_price: number;
+                                }[];
+                                payments: {
+                                    total: number;
+                                    paid: number;
+                                    refunded: number;
+                                    balance_due: number;
+                                    balance_due_date: string | null;
+                                    currency: string;
+                                };
+                                /** @description today's cancellation quote; null while the cancellation policy is not available */
+                                cancellation: {
+                                    fee: number;
+                                    refund: number;
+                                    /** @description the step of the cancellation policy that applies today (null: after departure) */
+                                    policy_step: {
+                                        days_before_departure: number;
+                                        fee_percent: number;
+                                    } | null;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or a parameter is invalid. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not allowed (for example a market that is not public, or a missing ability). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation failed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @enum {string} */
+                            error: "too_many_requests";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5896,6 +6994,8 @@ export interface components {
             amount_paid: number;
             currency: components["schemas"]["Currency"];
             confirmation_url: string;
+            /** @description the signed "manage my booking" URL (GET it for the booking), valid until the return date */
+            manage_url: string | null;
         };
         /**
          * BookingConfirmation

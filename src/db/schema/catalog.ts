@@ -165,6 +165,10 @@ export const hotels = pgTable('hotels', {
   description: text('description'),
   images: jsonb('images').$type<string[]>().notNull().default([]),
   stars: integer('stars'),
+  /** who confirms the booked service (supplier confirmation requests go to supplier_email) */
+  supplierEmail: text('supplier_email'),
+  supplierName: text('supplier_name'),
+  supplierPhone: text('supplier_phone'),
   ...timestamps,
 });
 
@@ -210,6 +214,10 @@ export const activities = pgTable('activities', {
   images: jsonb('images').$type<string[]>().notNull().default([]),
   reasons: jsonb('reasons').$type<string[] | null>(),
   amenities: jsonb('amenities').$type<{ icon: string; label: string; description: string }[] | null>(),
+  /** who confirms the booked service (supplier confirmation requests go to supplier_email) */
+  supplierEmail: text('supplier_email'),
+  supplierName: text('supplier_name'),
+  supplierPhone: text('supplier_phone'),
   ...timestamps,
 });
 
@@ -248,6 +256,10 @@ export const transfers = pgTable('transfers', {
   images: jsonb('images').$type<string[]>().notNull().default([]),
   vehicleType: text('vehicle_type'),
   durationMinutes: integer('duration_minutes'),
+  /** who confirms the booked service (supplier confirmation requests go to supplier_email) */
+  supplierEmail: text('supplier_email'),
+  supplierName: text('supplier_name'),
+  supplierPhone: text('supplier_phone'),
   ...timestamps,
 });
 

@@ -65,6 +65,8 @@ export const bookings = pgTable(
     paymentGatewayCode: varchar('payment_gateway_code', { length: 50 }),
     checkoutStep: varchar('checkout_step', { length: 20 }),
     currentStep: varchar('current_step', { length: 20 }),
+    /** when finalization asked the suppliers to confirm the land services (null: never asked) */
+    landRequestedAt: timestamp('land_requested_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

@@ -1,4 +1,5 @@
 export * from './admin.js';
+export * from './after-sale.js';
 export * from './balance.js';
 export * from './bookings.js';
 export * from './catalog.js';

@@ -86,7 +86,8 @@ export const FULLY_PAID = BookingStatus.fullyPaid;
 // Settled: nothing left to do for the trip but collect the money. While flights are still to book
 // the flight workflow owns the status; the balance outcome is then recorded on the balance only.
 const SETTLED = ['flights_confirmed', 'pending_land_confirmation'];
-const OVERDUE_FROM = [...SETTLED, 'pending_flight_booking', 'flight_booking_failed'];
+// a confirmed trip whose balance is not paid is overdue too; paying returns it to confirmed
+const OVERDUE_FROM = [...SETTLED, 'pending_flight_booking', 'flight_booking_failed', 'confirmed'];
 
 /** The booking status after the balance is paid (null: the status stays). */
 export function statusWhenBalancePaid(current: string, beforeOverdue: string | null): string | null {

@@ -4,8 +4,16 @@
 // hourly collection is collect.ts, the pay link's use cases pay.ts.
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
+import { AppError } from '../../platform/errors.js';
 import { amountToNumber, formatCents, toCents } from '../../platform/money.js';
-import { type BookingRow, findBooking, transition, transitionsOf } from '../bookings/service.js';
+import {
+  type BookingRow,
+  confirmIfReady,
+  findBooking,
+  manageLinkOf,
+  transition,
+  transitionsOf,
+} from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
 import { findClient } from '../checkout/api.js';
 import { queueMail } from '../mail/service.js';
@@ -155,9 +163,46 @@ export async function balanceView(db: DbOrTx, bookingId: number) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Amendments
+
+/**
+ * An amendment changes the booking's total by `deltaCents`, in `tx`: the balance's total and what
+ * remains move by it (the due date stays: it follows the departure). An increase on a balance
+ * already paid reopens it (scheduled, the customer is e-mailed the pay link by the caller); a
+ * decrease larger than what remains leaves nothing due and returns the excess (`refundCents`),
+ * which the caller refunds to the card.
+ */
+export async function amendBalance(tx: DbOrTx, bookingId: number, deltaCents: number) {
+  const b = await repo.lockBalance(tx, bookingId);
+  if (!b) throw new AppError(409, 'booking_not_confirmed', 'The booking has no balance (not paid yet).');
+  const total = toCents(b.totalPrice) + deltaCents;
+  const owed = toCents(b.remainingPrice) + deltaCents;
+  // a decrease beyond what is still due was paid already: the excess is refunded by the caller
+  const refundCents = Math.max(0, -owed);
+  const remaining = Math.max(0, owed);
+  const reopened = b.status === BalanceStatus.paid && remaining > 0;
+  await repo.updateBalance(tx, bookingId, {
+    totalPrice: formatCents(total),
+    remainingPrice: formatCents(remaining),
+    ...(reopened ? { status: BalanceStatus.scheduled, paidAt: null } : {}),
+    ...(remaining === 0 && b.status !== BalanceStatus.paid ? { status: BalanceStatus.paid } : {}),
+  });
+  if (refundCents > 0)
+    await repo.updateBalance(tx, bookingId, { amountPaid: formatCents(toCents(b.amountPaid) - refundCents) });
+  return { totalCents: total, remainingCents: remaining, refundCents, reopened, dueDate: b.dueDate };
+}
+
+// ---------------------------------------------------------------------------------------------
 // E-mails
 
-export async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, kind: MailKind, key: string) {
+export async function mailCustomer(
+  tx: DbOrTx,
+  ctx: Ctx,
+  booking: BookingRow,
+  kind: MailKind,
+  key: string,
+  extra: Pick<MailFacts, 'changes' | 'priceDifferenceCents'> = {},
+) {
   const client = booking.clientId ? await findClient(tx, booking.clientId) : null;
   const balance = await repo.findBalance(tx, booking.id);
   if (!client || !balance) return;
@@ -174,6 +219,11 @@ export async function mailCustomer(tx: DbOrTx, ctx: Ctx, booking: BookingRow, ki
     market: booking.marketCode,
     language: booking.language,
     payLink: payLink(ctx.config, booking, balance.departureDate),
+    manageLink:
+      kind === 'booking_confirmation' || kind === 'booking_amended'
+        ? await manageLinkOf(tx, ctx.config, booking)
+        : null,
+    ...extra,
   };
   await queueMail(tx, { key, kind, bookingId: booking.id, to: client.email, facts, at: ctx.clock.now() });
 }
@@ -223,6 +273,8 @@ export async function recordPaid(tx: DbOrTx, ctx: Ctx, balance: repo.BalanceRow,
       remaining_price: 0,
       currency: balance.currency,
     });
+    // suppliers that all confirmed while the balance was overdue
+    await confirmIfReady(tx, booking.id, { purpose: 'balance' });
   }
   await mailCustomer(tx, ctx, booking, 'balance_receipt', `balance-receipt:${booking.id}`);
 }

@@ -4,7 +4,7 @@
 
 import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../../console/filters.js';
 import { allows } from '../../console/permissions.js';
-import { badge, layout, notice, type PageContext, when } from '../../console/views.js';
+import { badge, csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
 import { CANCELLABLE_STATUSES } from './cancellation-rules.js';
 import type { BookingFilter, BookingListRow } from './search.js';
@@ -186,7 +186,9 @@ export function bookingPage(
 <dt>E-mail</dt><dd><a href="mailto:${b.contact.email}">${b.contact.email}</a></dd><dt>Phone</dt><dd>${b.contact.phone}</dd></dl>`
         : html`<p class="muted">Not given yet.</p>`
     }</div>
-<div class="card"><h2>Booking</h2><dl class="facts"><dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd><dt>Departure</dt><dd><a href="/admin/departures/${b.offer_id}">Departure ${b.offer_id}: manifest and rooming list</a></dd>
+<div class="card"><h2>Trip</h2><dl class="facts"><dt>Tour</dt><dd>${b.tour_name ?? '–'}</dd>
+<dt>Departure</dt><dd>${b.departure_date ?? '–'}</dd><dt>Return</dt><dd>${b.return_date ?? '–'}</dd>
+<dt>Market</dt><dd>${b.market} (${b.language})</dd><dt>Offer</dt><dd>${b.offer_id}</dd><dt>Departure list</dt><dd><a href="/admin/departures/${b.offer_id}">Departure ${b.offer_id}: manifest and rooming list</a></dd>
 <dt>Travellers</dt><dd>${b.actual_pax_count} (${b.actual_room_type})</dd><dt>Total</dt><dd>${b.total_price} ${b.currency}</dd>
 <dt>Checkout step</dt><dd>${b.checkout_step ?? '–'}</dd><dt>Created</dt><dd>${when(b.created_at)}</dd></dl></div>
 <div class="card"><h2>Payments</h2>${
@@ -199,14 +201,86 @@ export function bookingPage(
     }
 <dl class="facts"><dt>Paid</dt><dd>${b.money.paid} ${b.currency}</dd><dt>Refunded</dt><dd>${b.money.refunded} ${b.currency}</dd>
 ${b.money.fee === null ? '' : html`<dt>Cancellation fee</dt><dd>${b.money.fee} ${b.currency}</dd>`}<dt>Net</dt><dd>${b.money.net} ${b.currency}</dd>
-<dt>Balance</dt><dd>${b.status === 'cancelled' ? 0 : balance} ${b.currency}</dd></dl></div>
+<dt>Balance</dt><dd>${b.status === 'cancelled' ? 0 : balance} ${b.currency}</dd>
+<dt>Balance due date</dt><dd>${b.balance && balance > 0 && b.status !== 'cancelled' ? b.balance.due_date : '–'}</dd></dl></div>
 </div>
 <div class="card table-wrap"><h2>Refunds</h2><table><thead><tr><th>Time</th><th class="n">Amount</th><th>Status</th><th>Kind</th><th>Reason</th><th>By</th></tr></thead><tbody>
 ${b.refunds.length ? b.refunds.map((r) => html`<tr><td>${when(r.created_at)}</td><td class="n">${r.amount} ${r.currency}</td><td>${badge(r.status)}</td><td>${r.kind.replaceAll('_', ' ')}</td><td>${r.reason ?? ''}${r.failure_reason ? ` (${r.failure_reason})` : ''}</td><td>${r.requested_by}</td></tr>`) : html`<tr><td colspan="6" class="muted">None.</td></tr>`}</tbody></table></div>
-<div class="card table-wrap"><h2>Passengers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Lead</th></tr></thead><tbody>
-${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table></div>
+<div class="card table-wrap"><h2>Travelers</h2><table><thead><tr><th>Name</th><th>Nationality</th><th>Passport</th><th>Expiry</th><th>Birth date</th><th>Lead</th></tr></thead><tbody>
+${b.passengers.map((x) => html`<tr><td>${x.first_name} ${x.last_name}</td><td>${x.nationality}</td><td>${x.passport_number}</td><td>${x.passport_expiry}</td><td>${x.birth_date}</td><td>${x.is_lead ? 'yes' : ''}</td></tr>`)}</tbody></table>
+${canUpdate(p) ? travelerForms(p, b) : ''}</div>
 <div class="card table-wrap"><h2>Selections and upsells</h2><table><thead><tr><th>Type</th><th>Name</th><th>Quantity</th><th class="n">Total</th></tr></thead><tbody>
 ${b.upsells.length ? b.upsells.map((u) => html`<tr><td>${u.type}</td><td>${u.name}</td><td>${u.quantity}</td><td class="n">${u.total_price} ${u.currency}</td></tr>`) : html`<tr><td colspan="4" class="muted">None.</td></tr>`}</tbody></table>
-${b.flight_selection ? html`<p>Cabin: ${(b.flight_selection as { cabin_class?: string }).cabin_class ?? '–'}</p>` : ''}</div>`,
+${b.flight_selection ? html`<p>Cabin: ${(b.flight_selection as { cabin_class?: string }).cabin_class ?? '–'}</p>` : ''}</div>
+${suppliersCard(p, b)}${amendmentsCard(b)}${notesCard(p, b)}`,
   );
+}
+
+const canUpdate = (p: PageContext) => allows(p.actor.grant, 'update_booking');
+
+/** One form per traveler: the fields filled in are changed, empty ones kept. */
+function travelerForms(p: PageContext, b: BookingView): Html {
+  const booked = b.flight_bookings.length > 0;
+  return html`<details><summary>Change travelers</summary>${
+    booked
+      ? html`<p class="notice" role="alert">The flights are booked: a change must also be made with the airline, which may charge for it.</p>`
+      : ''
+  }${b.passengers.map(
+    (
+      x,
+    ) => html`<form method="post" action="/admin/bookings/${b.reference}/travelers/${x.position}" aria-label="Change ${x.first_name} ${x.last_name}">${csrfField(p.csrfToken)}
+<fieldset><legend>${x.first_name} ${x.last_name}</legend>
+<label for="t${x.position}-first">First name</label><input id="t${x.position}-first" name="first_name" maxlength="57">
+<label for="t${x.position}-last">Last name</label><input id="t${x.position}-last" name="last_name" maxlength="57">
+<label for="t${x.position}-passport">Passport number</label><input id="t${x.position}-passport" name="passport_number" maxlength="50">
+<label for="t${x.position}-expiry">Passport expiry</label><input id="t${x.position}-expiry" name="passport_expiry" type="date">
+<label for="t${x.position}-birth">Birth date</label><input id="t${x.position}-birth" name="birth_date" type="date">
+<button type="submit">Change traveler ${x.position + 1}</button></fieldset></form>`,
+  )}</details>`;
+}
+
+/** Supplier confirmations with their status; an operator records an answer given by phone or e-mail. */
+function suppliersCard(p: PageContext, b: BookingView): Html {
+  const rows = b.supplier_confirmations.map((c) => {
+    const dates = c.end_date ? `${c.service_date} → ${c.end_date}` : c.service_date;
+    const answer = c.supplier_reference ?? c.decline_reason ?? '';
+    const form =
+      canUpdate(p) && c.status !== 'cancelled'
+        ? html`<form method="post" action="/admin/bookings/${b.reference}/confirmations/${c.id}" class="inline" aria-label="Answer of ${c.service_name}">${csrfField(p.csrfToken)}
+<label for="answer-${c.id}">Answer</label><select id="answer-${c.id}" name="answer"><option value="confirm">Confirmed</option><option value="decline">Declined</option></select>
+<label for="reference-${c.id}">Supplier reference</label><input id="reference-${c.id}" name="reference" maxlength="100">
+<label for="reason-${c.id}">Decline reason</label><input id="reason-${c.id}" name="reason" maxlength="1000">
+<button type="submit">Record answer</button></form>`
+        : '';
+    return html`<tr><td>${c.service_type}</td><td>${c.service_name}</td><td>${dates}</td><td>${c.supplier_name ?? ''} ${c.supplier_email ?? html`<span class="muted">no e-mail</span>`}</td>
+<td>${badge(c.status)}</td><td>${answer}</td><td>${c.answered_by ?? ''}</td><td>${form}</td></tr>`;
+  });
+  return html`<div class="card table-wrap" id="suppliers"><h2>Supplier confirmations</h2><table><thead><tr><th>Type</th><th>Service</th><th>Dates</th><th>Supplier</th><th>Status</th><th>Reference or reason</th><th>Answered by</th><th></th></tr></thead><tbody>
+${rows.length ? rows : html`<tr><td colspan="8" class="muted">No land service to confirm.</td></tr>`}</tbody></table></div>`;
+}
+
+function amendmentsCard(b: BookingView): Html {
+  return html`<div class="card table-wrap" id="amendments"><h2>Amendments</h2><table><thead><tr><th>Time</th><th>Kind</th><th>Changes</th><th class="n">Price difference</th><th>By</th></tr></thead><tbody>
+${
+  b.amendments.length
+    ? b.amendments.map(
+        (a) =>
+          html`<tr><td>${when(a.at)}</td><td>${a.kind}</td><td>${metadata(a.changes)}</td><td class="n">${a.price_difference} ${a.currency}</td><td>${a.actor}</td></tr>`,
+      )
+    : html`<tr><td colspan="5" class="muted">None.</td></tr>`
+}</tbody></table></div>`;
+}
+
+function notesCard(p: PageContext, b: BookingView): Html {
+  return html`<div class="card" id="notes"><h2>Internal notes</h2>${
+    b.internal_notes.length
+      ? html`<ul class="notes">${b.internal_notes.map((n) => html`<li><p>${n.body}</p><p class="muted">${n.author}, ${when(n.at)}</p></li>`)}</ul>`
+      : html`<p class="muted">No note yet.</p>`
+  }${
+    canUpdate(p)
+      ? html`<form method="post" action="/admin/bookings/${b.reference}/notes">${csrfField(p.csrfToken)}
+<label for="note-body">New note</label><textarea id="note-body" name="body" required maxlength="4000"></textarea>
+<button type="submit">Add note</button></form>`
+      : ''
+  }</div>`;
 }

@@ -3,19 +3,22 @@
 // bookAllFlights use case as the API and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { choiceField, dateField, type FilterErrors, rangeOrder } from '../../console/filters.js';
-import { guard, pageOf, sendPage } from '../../console/http.js';
+import { field, guard, pageOf, sendPage } from '../../console/http.js';
 import { allows, assertAllowed } from '../../console/permissions.js';
 import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
+import type { TravelerChange } from './amendments.js';
 import { cancellationConsoleRoutes } from './cancellation-console.js';
 import { bookingPage, bookingPanel, bookingsPage } from './console-views.js';
 import { bookAllFlights } from './flight-booking.js';
+import { addNote, amendTravelersAsAdmin, recordAnswerAsAdmin } from './operator.js';
 import { findBooking, findBookingByReference } from './repository.js';
 import { FLIGHT_BOOKABLE_STATUSES } from './rules.js';
 import { type BookingFilter, listBookings, SORTS, type SortName } from './search.js';
+import { answerOfForm } from './supplier-confirmations.js';
 import { bookingView } from './view.js';
 
 const STATUSES = [
@@ -26,6 +29,11 @@ const STATUSES = [
   'flights_confirmed',
   'flight_booking_failed',
   'pending_land_confirmation',
+  'confirmed',
+  'fully_paid',
+  'balance_overdue',
+  'completed',
+  'cancelled',
 ] as const;
 
 /**
@@ -140,6 +148,11 @@ export async function bookFlightsAsAdmin(ctx: AppContext, actor: AdminActor, boo
 const DONE: Record<string, string> = {
   queued: 'Flight booking started: one job per unbooked leg.',
   resent: 'The confirmation e-mail is in the outbox again; it goes out with the next delivery run.',
+  noted: 'Note added.',
+  answered: "The supplier's answer is recorded.",
+  amended: 'The travelers are changed; the customer gets an e-mail.',
+  amended_flights:
+    'The travelers are changed. The flights are booked: change them with the airline too (it may charge); a task is in the notifications.',
   cancelled: 'The booking is cancelled: the refund is on its way to the card and the customer is told.',
   refunded: 'The refund is on its way to the card.',
 };
@@ -251,6 +264,48 @@ export async function bookingConsoleRoutes(app: FastifyInstance, ctx: AppContext
     const b = await bookingOf(ctx, request);
     await resendConfirmationAsAdmin(ctx, pageOf(request).actor, b.id, b.reference);
     return reply.redirect(`/admin/bookings/${b.reference}?done=resent`, 303);
+  });
+
+  const update = { schema: { hide: true }, preHandler: guard(ctx, 'update_booking') };
+  app.post('/admin/bookings/:reference/notes', update, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    await addNote(ctx, pageOf(request).actor, b.id, b.reference, field(request.body, 'body'));
+    return reply.redirect(`/admin/bookings/${b.reference}?done=noted#notes`, 303);
+  });
+
+  app.post('/admin/bookings/:reference/travelers/:position', update, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    const raw = (request.params as { position: string }).position;
+    const position = /^\d$/.test(raw) ? Number(raw) : -1;
+    const change: TravelerChange = { position };
+    for (const name of ['first_name', 'last_name', 'passport_number', 'passport_expiry', 'birth_date'] as const) {
+      const value = field(request.body, name).trim();
+      if (value) change[name] = value.slice(0, 57);
+    }
+    const result = await amendTravelersAsAdmin(ctx, pageOf(request).actor, b.id, change);
+    return reply.redirect(
+      `/admin/bookings/${b.reference}?done=${result.warning ? 'amended_flights' : 'amended'}#amendments`,
+      303,
+    );
+  });
+
+  app.post('/admin/bookings/:reference/confirmations/:id', update, async (request, reply) => {
+    const b = await bookingOf(ctx, request);
+    const raw = (request.params as { id: string }).id;
+    const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+    await recordAnswerAsAdmin(
+      ctx,
+      pageOf(request).actor,
+      b.id,
+      b.reference,
+      id,
+      answerOfForm({
+        answer: field(request.body, 'answer'),
+        reference: field(request.body, 'reference'),
+        reason: field(request.body, 'reason'),
+      }),
+    );
+    return reply.redirect(`/admin/bookings/${b.reference}?done=answered#suppliers`, 303);
   });
 
   app.post('/admin/bookings/:reference/book-flights', act, async (request, reply) => {

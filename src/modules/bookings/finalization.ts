@@ -20,9 +20,11 @@ import * as notifications from '../notifications/service.js';
 import * as payments from '../payments/api.js';
 import { type RefundRow, recordRefunds } from '../payments/refunds.js';
 import type { Quote } from '../payments/rules.js';
+import { manageLinkOf } from './manage-link.js';
 import * as repo from './repository.js';
 import { BookingStatus, statusAfterPayment } from './rules.js';
 import { transition } from './status.js';
+import { confirmIfReady, requestSupplierConfirmations } from './supplier-confirmations.js';
 
 export interface PaymentFacts {
   intentId: string;
@@ -42,6 +44,8 @@ export interface Confirmation {
   amount_paid: number;
   currency: { code: string; symbol: string };
   confirmation_url: string;
+  /** the signed "manage my booking" URL, valid until the return date (null: no return date known) */
+  manage_url: string | null;
 }
 
 export interface FinalizationResult {
@@ -115,7 +119,8 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       throw new AppError(409, 'booking_already_paid', 'This booking was already paid through another payment.');
     }
     if (row.finalizedAt && row.confirmation) {
-      const stored = row.confirmation as unknown as Confirmation;
+      const saved = row.confirmation as unknown as Omit<Confirmation, 'manage_url'> & { manage_url?: string | null };
+      const stored: Confirmation = { ...saved, manage_url: saved.manage_url ?? null };
       return {
         bookingId: row.bookingId,
         reference: stored.booking_reference,
@@ -137,6 +142,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     const enriched = await enrichSelection(tx, selection, pax, textLanguages(state.lang, market));
     const booking = await repo.lockBooking(tx, state.bookingId);
     if (!booking) throw new AppError(404, 'booking_not_found', 'Booking not found.');
+    const manageUrl = await manageLinkOf(tx, ctx.config, booking);
     const answer = (status: string): Confirmation => ({
       booking_reference: booking.reference,
       status,
@@ -144,6 +150,7 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
       amount_paid: centsToNumber(payment.amountCents),
       currency: state.currency,
       confirmation_url: `/api/${state.marketCode}/${state.lang}/checkout/confirmation/${booking.reference}`,
+      manage_url: manageUrl,
     });
     /** `duplicate`: no confirmation is stored, so the intent can never answer as the booking's payment */
     const finish = async (status: string, duplicate = false) => {
@@ -313,11 +320,15 @@ export async function finalizeBooking(ctx: AppContext, payment: PaymentFacts): P
     // the seats were held since the intent: they become the booking's, the hold goes
     await takeSeats(tx, booking.offerId, pax);
     await payments.releaseHold(tx, booking.id);
-    const confirmation = await finish(next);
+    // each booked land service asked of its supplier; a booking with nothing to confirm (no
+    // flights, no land services) is confirmed at once
+    await requestSupplierConfirmations(tx, ctx, booking.id);
+    const status = (await confirmIfReady(tx, booking.id, { source: payment.source })) ? BookingStatus.confirmed : next;
+    const confirmation = await finish(status);
     return {
       bookingId: booking.id,
       reference: booking.reference,
-      status: next,
+      status,
       finalized: true,
       confirmation,
       refunds: [] as RefundRow[],

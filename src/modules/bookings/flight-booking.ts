@@ -7,6 +7,7 @@ import { flightJobs, LEG_JOB, type StoredFlightSelection } from '../flights/jobs
 import { findBooking } from './repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';
 import { transition } from './status.js';
+import { confirmIfReady } from './supplier-confirmations.js';
 
 export interface BookAllFlightsResult {
   booking_id: number;
@@ -77,6 +78,7 @@ export async function bookAllFlights(
       legs_booked: booked.length,
       legs_total: legs.length,
     });
+    await confirmIfReady(db, bookingId);
   }
   const after = await findBooking(db, bookingId);
   return {

@@ -1,15 +1,18 @@
 // SQL of the booking record and what is the booking's: the row itself (created by a checkout
 // start, finalized after the deposit), its status and the record of every status move, its
 // passengers and upsells. Other modules use these through the bookings service (service.ts).
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { RELAXED_CTE } from '../../db/relaxed-commit.js';
 import {
+  bookingAmendments,
+  bookingNotes,
   bookingPassengers,
   bookingStatusTransitions,
   bookings,
   bookingUpsells,
   passengers,
+  supplierConfirmations,
 } from '../../db/schema/index.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -163,6 +166,13 @@ export async function passengerCount(db: DbOrTx, bookingId: number): Promise<num
   return Number(rows[0]?.n ?? 0);
 }
 
+export async function updatePassenger(tx: DbOrTx, passengerId: number, set: Partial<NewPassenger>): Promise<void> {
+  await tx
+    .update(passengers)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(passengers.id, passengerId));
+}
+
 export type NewUpsell = typeof bookingUpsells.$inferInsert;
 
 export async function insertUpsells(tx: DbOrTx, list: NewUpsell[]): Promise<void> {
@@ -175,4 +185,127 @@ export async function upsellsOf(db: DbOrTx, bookingId: number) {
     .from(bookingUpsells)
     .where(eq(bookingUpsells.bookingId, bookingId))
     .orderBy(asc(bookingUpsells.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// After the sale: supplier confirmations, internal notes, amendments
+
+export type SupplierConfirmationRow = typeof supplierConfirmations.$inferSelect;
+
+export async function markLandRequested(tx: DbOrTx, bookingId: number, at: Date): Promise<void> {
+  await tx.update(bookings).set({ landRequestedAt: at }).where(eq(bookings.id, bookingId));
+}
+
+export async function insertSupplierConfirmations(
+  tx: DbOrTx,
+  rows: (typeof supplierConfirmations.$inferInsert)[],
+): Promise<SupplierConfirmationRow[]> {
+  if (rows.length === 0) return [];
+  return tx.insert(supplierConfirmations).values(rows).returning();
+}
+
+export async function supplierConfirmationsOf(db: DbOrTx, bookingId: number): Promise<SupplierConfirmationRow[]> {
+  return db
+    .select()
+    .from(supplierConfirmations)
+    .where(eq(supplierConfirmations.bookingId, bookingId))
+    .orderBy(asc(supplierConfirmations.id));
+}
+
+export async function lockSupplierConfirmation(tx: DbOrTx, id: number): Promise<SupplierConfirmationRow | null> {
+  const rows = await tx.select().from(supplierConfirmations).where(eq(supplierConfirmations.id, id)).for('update');
+  return rows[0] ?? null;
+}
+
+export async function findSupplierConfirmation(db: DbOrTx, id: number): Promise<SupplierConfirmationRow | null> {
+  const rows = await db.select().from(supplierConfirmations).where(eq(supplierConfirmations.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateSupplierConfirmation(
+  tx: DbOrTx,
+  id: number,
+  set: Partial<typeof supplierConfirmations.$inferInsert>,
+): Promise<void> {
+  await tx
+    .update(supplierConfirmations)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(supplierConfirmations.id, id));
+}
+
+/** Requests still unanswered whose request (or last reminder) is older than `before`. */
+export async function unansweredSince(db: DbOrTx, before: Date): Promise<SupplierConfirmationRow[]> {
+  return db
+    .select()
+    .from(supplierConfirmations)
+    .where(
+      and(
+        eq(supplierConfirmations.status, 'requested'),
+        isNotNull(supplierConfirmations.supplierEmail),
+        lte(sql`coalesce(${supplierConfirmations.remindedAt}, ${supplierConfirmations.requestedAt})`, before),
+      ),
+    )
+    .orderBy(asc(supplierConfirmations.id))
+    .limit(500);
+}
+
+/** Bookings in `status` (id and offer), oldest first. */
+export async function bookingsIn(db: DbOrTx, status: string): Promise<{ id: number; offerId: number }[]> {
+  return db
+    .select({ id: bookings.id, offerId: bookings.offerId })
+    .from(bookings)
+    .where(eq(bookings.status, status))
+    .orderBy(asc(bookings.id))
+    .limit(5000);
+}
+
+export async function insertNote(tx: DbOrTx, row: typeof bookingNotes.$inferInsert) {
+  const [note] = await tx.insert(bookingNotes).values(row).returning();
+  return note!;
+}
+
+export async function notesOf(db: DbOrTx, bookingId: number) {
+  return db.select().from(bookingNotes).where(eq(bookingNotes.bookingId, bookingId)).orderBy(asc(bookingNotes.id));
+}
+
+export async function insertAmendment(tx: DbOrTx, row: typeof bookingAmendments.$inferInsert) {
+  const [amendment] = await tx.insert(bookingAmendments).values(row).returning();
+  return amendment!;
+}
+
+export async function amendmentsOf(db: DbOrTx, bookingId: number) {
+  return db
+    .select()
+    .from(bookingAmendments)
+    .where(eq(bookingAmendments.bookingId, bookingId))
+    .orderBy(asc(bookingAmendments.id));
+}
+
+export async function deleteUpsells(tx: DbOrTx, ids: number[]): Promise<void> {
+  if (ids.length) await tx.delete(bookingUpsells).where(inArray(bookingUpsells.id, ids));
+}
+
+export async function setTotalPrice(tx: DbOrTx, bookingId: number, totalPrice: string): Promise<void> {
+  await tx.update(bookings).set({ totalPrice, updatedAt: sql`now()` }).where(eq(bookings.id, bookingId));
+}
+
+/** The requests of a removed service: cancelled, whatever their answer. */
+export async function cancelSupplierConfirmations(
+  tx: DbOrTx,
+  bookingId: number,
+  serviceType: string,
+  serviceId: number,
+  day: number,
+): Promise<void> {
+  await tx
+    .update(supplierConfirmations)
+    .set({ status: 'cancelled', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(supplierConfirmations.bookingId, bookingId),
+        eq(supplierConfirmations.serviceType, serviceType),
+        eq(supplierConfirmations.serviceId, serviceId),
+        eq(supplierConfirmations.dayStart, day),
+      ),
+    );
 }

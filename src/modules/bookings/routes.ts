@@ -5,10 +5,13 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { ErrorBody } from '../../platform/http-shapes.js';
+import { audit } from '../admin/service.js';
 import type { CheckoutSessions } from '../flights/checkout-session.js';
+import { amendExtras, amendTravelers, type ExtrasChange, type TravelerChange } from './amendments.js';
 import { cancellationRoutes } from './cancellation-routes.js';
 import { bookAllFlights } from './flight-booking.js';
 import { rebookLeg, searchLegFares } from './rebooking.js';
+import { findBooking } from './repository.js';
 import { bookingView } from './view.js';
 
 export const ADMIN_BOOKINGS_ABILITY = 'admin:bookings';
@@ -168,6 +171,158 @@ export async function bookingAdminRoutes(
     async (request) => {
       const { fare_id } = request.body as { fare_id: string };
       return { success: true, data: await rebookLeg(ctx, bookingIdOf(request), legIndexOf(request), fare_id) };
+    },
+  );
+
+  const Name = Type.String({ minLength: 1, maxLength: 57, pattern: '^[A-Za-z][A-Za-z ]*$' });
+  const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+  app.put(
+    '/api/internal/bookings/:id/travelers',
+    {
+      schema: {
+        tags: ['ops'],
+        summary:
+          'Amend travelers (names, passport data, birth dates): free before the flights are booked; after, the ' +
+          'change is recorded and each booked leg gets an operator task (bearer token with admin:bookings)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String() }),
+        body: Type.Object(
+          {
+            travelers: Type.Array(
+              Type.Object(
+                {
+                  position: Type.Integer({ minimum: 0, maximum: 9, description: '0: the lead traveler' }),
+                  first_name: Type.Optional(Name),
+                  last_name: Type.Optional(Name),
+                  passport_number: Type.Optional(
+                    Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9]+$' }),
+                  ),
+                  passport_expiry: Type.Optional(Day),
+                  birth_date: Type.Optional(Day),
+                },
+                { additionalProperties: false },
+              ),
+              { minItems: 1, maxItems: 10 },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({
+              amendment_id: Type.Union([Type.Integer(), Type.Null()]),
+              changes: Type.Array(Type.Object({}, { additionalProperties: true })),
+              booked_legs: Type.Array(Type.Integer()),
+              warning: Type.Union([Type.String(), Type.Null()]),
+            }),
+          }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+      onRequest: adminOnly,
+    },
+    async (request) => {
+      const id = bookingIdOf(request);
+      const booking = await findBooking(ctx.database.db, id);
+      if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
+      const { travelers } = request.body as { travelers: TravelerChange[] };
+      const data = await amendTravelers(ctx, booking, travelers, 'api');
+      if (data.amendment_id !== null) {
+        await audit(
+          ctx,
+          { email: 'api' },
+          {
+            action: 'booking.amend_travelers',
+            resourceType: 'booking',
+            resourceId: booking.reference,
+            details: { amendment_id: data.amendment_id, changes: data.changes },
+          },
+        );
+      }
+      return { success: true, data };
+    },
+  );
+
+  app.post(
+    '/api/internal/bookings/:id/extras',
+    {
+      schema: {
+        tags: ['ops'],
+        summary:
+          "Add or remove activities and transfers after the sale, priced by today's supplier rates as the checkout " +
+          'prices them; the total and the balance move by the difference (bearer token with admin:bookings)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ id: Type.String() }),
+        body: Type.Object(
+          {
+            add: Type.Optional(
+              Type.Array(
+                Type.Object(
+                  {
+                    type: Type.Union([Type.Literal('activity'), Type.Literal('transfer')]),
+                    id: Type.Integer({ minimum: 1 }),
+                    day_number: Type.Integer({ minimum: 1, maximum: 60 }),
+                  },
+                  { additionalProperties: false },
+                ),
+                { maxItems: 20 },
+              ),
+            ),
+            remove: Type.Optional(
+              Type.Array(Type.Integer({ minimum: 1 }), {
+                maxItems: 20,
+                description: 'ids of the booking upsells (the booking view) to remove',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({
+              amendment_id: Type.Integer(),
+              refund: Type.Number({ description: 'the part of a decrease already paid, refunded to the card' }),
+              price_difference: Type.Number(),
+              total_price: Type.Number(),
+              balance_due: Type.Number(),
+              balance_due_date: Type.Union([Type.String(), Type.Null()]),
+              pay_link_sent: Type.Boolean({ description: 'the balance was paid: the difference goes by pay link' }),
+              currency: Type.String(),
+            }),
+          }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+      onRequest: adminOnly,
+    },
+    async (request) => {
+      const id = bookingIdOf(request);
+      const booking = await findBooking(ctx.database.db, id);
+      if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
+      const body = request.body as Partial<ExtrasChange>;
+      const data = await amendExtras(ctx, booking, { add: body.add ?? [], remove: body.remove ?? [] }, 'api');
+      await audit(
+        ctx,
+        { email: 'api' },
+        {
+          action: 'booking.amend_extras',
+          resourceType: 'booking',
+          resourceId: booking.reference,
+          details: { amendment_id: data.amendment_id, price_difference: data.price_difference },
+        },
+      );
+      return { success: true, data };
     },
   );
 

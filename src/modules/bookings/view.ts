@@ -1,10 +1,11 @@
 // The admin's booking view (GET /api/internal/bookings/{id}): what the flight-booking admin acts on
-// and what the checkout recorded, read-only. Passport data stays out of it (names, nationality and
-// the lead flag are enough to check a booking; the provider gets the rest from the jobs).
+// and what the checkout recorded, read-only. Passport numbers are masked (the provider gets them
+// from the jobs); the trip, supplier confirmations, internal notes and amendments complete it.
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, amountToNumber as money } from '../../platform/money.js';
 import { balanceView } from '../balance/service.js';
+import { offerTrip } from '../catalog/offers.js';
 import { findClient, stepVisitsOf } from '../checkout/api.js';
 import * as flights from '../flights/api.js';
 import * as notifications from '../notifications/service.js';
@@ -12,6 +13,7 @@ import * as paymentRecords from '../payments/api.js';
 import { moneyOf, refundsView } from '../payments/refunds.js';
 import { BOOKING_CANCELLED } from './cancellation-rules.js';
 import * as repo from './repository.js';
+import { travelerView } from './rules.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -38,6 +40,12 @@ export async function bookingView(ctx: AppContext, id: number) {
   const db = ctx.database.db;
   const booking = await repo.findBooking(db, id);
   if (!booking) throw new AppError(404, 'booking_not_found', `Booking ${id} not found.`);
+  const [trip, confirmations, internalNotes, amendments] = await Promise.all([
+    offerTrip(db, booking.offerId),
+    repo.supplierConfirmationsOf(db, id),
+    repo.notesOf(db, id),
+    repo.amendmentsOf(db, id),
+  ]);
   const [visits, people, upsells, legs, moves, notes, payments, attempts, client, balance] = await Promise.all([
     stepVisitsOf(db, id),
     repo.passengersOf(db, id),
@@ -55,6 +63,9 @@ export async function bookingView(ctx: AppContext, id: number) {
     reference: booking.reference,
     status: booking.status,
     offer_id: booking.offerId,
+    tour_name: trip?.tourName ?? null,
+    departure_date: trip?.departureDate ?? null,
+    return_date: trip?.returnDate ?? null,
     market: booking.marketCode,
     language: booking.language,
     pax_count: booking.paxCount,
@@ -70,15 +81,36 @@ export async function bookingView(ctx: AppContext, id: number) {
     payment_method_code: booking.paymentMethodCode,
     payment_gateway_code: booking.paymentGatewayCode,
     flight_selection: booking.flightSelection,
-    passengers: people.map((p, i) => ({
-      title: p.title,
-      gender: p.gender,
-      first_name: p.firstName,
-      last_name: p.lastName,
-      nationality: p.nationality,
-      is_lead: i === 0,
+    passengers: people.map((p, i) => ({ title: p.title, gender: p.gender, ...travelerView(p, i) })),
+    supplier_confirmations: confirmations.map((c) => ({
+      id: c.id,
+      service_type: c.serviceType,
+      service_name: c.serviceName,
+      service_date: c.serviceDate,
+      end_date: c.endDate,
+      room_type: c.roomType,
+      supplier_email: c.supplierEmail,
+      supplier_name: c.supplierName,
+      status: c.status,
+      supplier_reference: c.supplierReference,
+      decline_reason: c.declineReason,
+      answered_by: c.answeredBy,
+      answered_at: iso(c.answeredAt),
+      requested_at: iso(c.requestedAt),
+      reminded_at: iso(c.remindedAt),
+    })),
+    internal_notes: internalNotes.map((n) => ({ id: n.id, author: n.author, body: n.body, at: iso(n.createdAt) })),
+    amendments: amendments.map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      changes: a.changes,
+      price_difference: money(a.priceDifference),
+      currency: a.currency,
+      actor: a.actor,
+      at: iso(a.createdAt),
     })),
     upsells: upsells.map((u) => ({
+      id: u.id,
       type: u.type,
       item_id: u.itemId,
       name: u.name,

@@ -85,6 +85,21 @@ const Place = {
   country: Nullable(Type.String()),
 };
 
+/** who confirms the booked service: the supplier confirmation requests go to this e-mail */
+const Supplier = Nullable(
+  Type.Object(
+    {
+      email: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', maxLength: 255 }),
+      name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+      phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+    },
+    {
+      additionalProperties: false,
+      description: 'the supplier contact that confirms bookings of this service (null removes it)',
+    },
+  ),
+);
+
 /** the translatable texts of hotels and transfers */
 const NamedPlaceTexts = { name: Nullable(Text), description: Nullable(Type.String()), ...Place };
 
@@ -96,6 +111,7 @@ export const HotelInput = Type.Object(
     description: Nullable(Type.String()),
     images: Type.Optional(Images),
     stars: Nullable(Type.Integer({ minimum: 1, maximum: 5 })),
+    supplier: Supplier,
     translations: Translations(NamedPlaceTexts, 'the hotel name, description, city and country'),
     rates: Type.Optional(
       Type.Array(
@@ -124,6 +140,7 @@ export const ActivityInput = Type.Object(
     images: Type.Optional(Images),
     reasons: Nullable(Type.Array(Type.String())),
     amenities: Nullable(Type.Array(Amenity)),
+    supplier: Supplier,
     translations: Translations(
       {
         ...NamedPlaceTexts,
@@ -151,6 +168,7 @@ export const TransferInput = Type.Object(
     images: Type.Optional(Images),
     vehicle_type: Nullable(Type.String()),
     duration_minutes: Nullable(Type.Integer({ minimum: 1 })),
+    supplier: Supplier,
     translations: Translations(NamedPlaceTexts, 'the transfer name, description, city and country'),
     rate: Nullable(
       Type.Object(

@@ -432,6 +432,15 @@ async function idsByCode(tx: Tx, table: typeof hotels | typeof activities | type
 
 const PLACE = { city: 'city', country: 'country' } as const;
 
+/** the supplier contact of a hotel, activity or transfer: three columns, all cleared by null */
+const SUPPLIER = {
+  supplier: (s: { email: string; name?: string | null; phone?: string | null } | null) => ({
+    supplierEmail: s?.email ?? null,
+    supplierName: s?.name ?? null,
+    supplierPhone: s?.phone ?? null,
+  }),
+};
+
 /**
  * A list a record names replaces the record's rows of `table` (a record that leaves the list out
  * keeps them): the rows whose key is not in the new list are deleted, the others merged.
@@ -624,7 +633,14 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
   if (doc.hotels) {
     const rows = doc.hotels.map((h) => ({
       code: h.code,
-      ...namedColumns(h, { name: 'name', ...PLACE, description: 'description', images: 'images', stars: 'stars' }),
+      ...namedColumns(h, {
+        name: 'name',
+        ...PLACE,
+        description: 'description',
+        images: 'images',
+        stars: 'stars',
+        ...SUPPLIER,
+      }),
     }));
     counted(
       ctx,
@@ -691,6 +707,7 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
         images: 'images',
         reasons: 'reasons',
         amenities: 'amenities',
+        ...SUPPLIER,
       }),
     }));
     counted(
@@ -756,6 +773,7 @@ export async function applyCatalog(tx: Tx, raw: Record<string, unknown>, ctx: Im
         images: 'images',
         vehicle_type: 'vehicleType',
         duration_minutes: 'durationMinutes',
+        ...SUPPLIER,
       }),
     }));
     counted(

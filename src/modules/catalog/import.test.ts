@@ -213,4 +213,56 @@ describe('runImport', () => {
     const result = await runImport(database, { market_products: [product] }, { today: FIXTURE_TODAY });
     expect(result).toMatchObject({ ok: true, summary: { market_products: { total: 1, updated: 1 } } });
   });
+
+  it('stores the supplier contact of hotels, activities and transfers; null removes it; a bad e-mail is refused', async () => {
+    await runImport(database, catalogFixture(), { today: FIXTURE_TODAY });
+    const f = catalogFixture();
+    const hotel = {
+      ...f.hotels![0],
+      supplier: { email: 'res@hotel.example', name: 'Front desk', phone: '+81 3 1234' },
+    };
+    const activity = { ...f.activities![0], supplier: { email: 'tours@act.example' } };
+    const transfer = { ...f.transfers![0], supplier: { email: 'ops@cars.example', phone: '+81 90 1' } };
+    let result = await runImport(
+      database,
+      { hotels: [hotel], activities: [activity], transfers: [transfer] },
+      { today: FIXTURE_TODAY },
+    );
+    expect(result.ok).toBe(true);
+    const contact = async (table: string, code: string) =>
+      (
+        await database.query(`SELECT supplier_email, supplier_name, supplier_phone FROM ${table} WHERE code = $1`, [
+          code,
+        ])
+      ).rows[0];
+    expect(await contact('hotels', hotel.code)).toEqual({
+      supplier_email: 'res@hotel.example',
+      supplier_name: 'Front desk',
+      supplier_phone: '+81 3 1234',
+    });
+    expect(await contact('activities', activity.code)).toEqual({
+      supplier_email: 'tours@act.example',
+      supplier_name: null,
+      supplier_phone: null,
+    });
+    expect(await contact('transfers', transfer.code)).toEqual({
+      supplier_email: 'ops@cars.example',
+      supplier_name: null,
+      supplier_phone: '+81 90 1',
+    });
+    result = await runImport(database, { hotels: [{ ...hotel, supplier: null }] }, { today: FIXTURE_TODAY });
+    expect(result.ok).toBe(true);
+    expect(await contact('hotels', hotel.code)).toEqual({
+      supplier_email: null,
+      supplier_name: null,
+      supplier_phone: null,
+    });
+    result = await runImport(
+      database,
+      { hotels: [{ ...hotel, supplier: { email: 'not an e-mail' } }] },
+      { today: FIXTURE_TODAY },
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems.map((p) => p.path)).toContain('/hotels/0/supplier/email');
+  });
 });

@@ -1,9 +1,9 @@
 // Offer reads and writes for the checkout, the flights and the bookings: the offer a checkout
 // prices from, its final price, the flight cache and prices the live economy search refreshes,
 // and the allotment a paid booking consumes.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
-import { offers } from '../../db/schema/index.js';
+import { marketProducts, offers } from '../../db/schema/index.js';
 
 export interface OfferWithProduct {
   id: number;
@@ -126,4 +126,42 @@ export async function takeSeats(tx: DbOrTx, offerId: number, seats: number): Pro
     .update(offers)
     .set({ allotmentUsed: sql`${offers.allotmentUsed} + ${seats}` })
     .where(eq(offers.id, offerId));
+}
+
+export interface OfferTrip {
+  offerId: number;
+  departureDate: string;
+  returnDate: string | null;
+  templateId: number;
+  marketProductId: number;
+  /** the market product's title (the offer's own language) */
+  tourName: string;
+}
+
+/** What the booking after the sale needs of its offer: dates, the tour and its title. */
+export async function offerTrip(db: DbOrTx, offerId: number): Promise<OfferTrip | null> {
+  const rows = await db
+    .select({
+      offerId: offers.id,
+      departureDate: offers.departureDate,
+      returnDate: offers.returnDate,
+      templateId: marketProducts.templateId,
+      marketProductId: marketProducts.id,
+      tourName: marketProducts.title,
+    })
+    .from(offers)
+    .innerJoin(marketProducts, eq(marketProducts.id, offers.marketProductId))
+    .where(eq(offers.id, offerId))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The return dates (YYYY-MM-DD, null when unknown) of the given offers. */
+export async function offerReturnDates(db: DbOrTx, offerIds: number[]): Promise<Map<number, string | null>> {
+  if (offerIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: offers.id, returnDate: offers.returnDate })
+    .from(offers)
+    .where(inArray(offers.id, offerIds));
+  return new Map(rows.map((r) => [r.id, r.returnDate]));
 }

@@ -162,3 +162,30 @@ export async function loadDayTransfers(
     .where(eq(tourDayTransfers.templateId, templateId))
     .orderBy(asc(tourDayTransfers.dayNumber), asc(transfers.id));
 }
+
+export interface SupplierContact {
+  email: string | null;
+  name: string | null;
+  phone: string | null;
+}
+
+/** The supplier contacts of the given hotels, activities and transfers, by kind and id. */
+export async function supplierContacts(
+  db: DbOrTx,
+  ids: { hotels: number[]; activities: number[]; transfers: number[] },
+): Promise<Record<'hotel' | 'activity' | 'transfer', Map<number, SupplierContact>>> {
+  const read = async (table: typeof hotels | typeof activities | typeof transfers, list: number[]) => {
+    if (list.length === 0) return new Map<number, SupplierContact>();
+    const rows = await db
+      .select({ id: table.id, email: table.supplierEmail, name: table.supplierName, phone: table.supplierPhone })
+      .from(table)
+      .where(inArray(table.id, list));
+    return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name, phone: r.phone }]));
+  };
+  const [h, a, t] = await Promise.all([
+    read(hotels, ids.hotels),
+    read(activities, ids.activities),
+    read(transfers, ids.transfers),
+  ]);
+  return { hotel: h, activity: a, transfer: t };
+}

@@ -397,6 +397,9 @@ describe('business flights, selection, payment and finalization', () => {
       amount_paid: centsToNumber(deposit),
       currency: { code: 'EUR', symbol: '€' },
       confirmation_url: `/api/es/es/checkout/confirmation/${reference}`,
+      manage_url: expect.stringMatching(
+        new RegExp(`^http://api\\.test/api/es/es/bookings/${reference}\\?expires=\\d+&signature=[0-9a-f]{64}$`),
+      ),
     });
 
     // the session is cleared
@@ -527,7 +530,8 @@ describe('business flights, selection, payment and finalization', () => {
       ],
       upsells: [{ type: 'flight_upgrade', quantity: 2 }],
     });
-    expect(b.passengers[0].passport_number).toBeUndefined();
+    // the view masks passport numbers: only their last three characters
+    expect(b.passengers[0].passport_number).toBe('•••••567');
     expect(
       b.flight_bookings.map((l: { leg_index: number; flight_type: string }) => [l.leg_index, l.flight_type]),
     ).toEqual([

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { formatCents } from '../../platform/money.js';
 import { type JobDefinition, type JobInfo, type JobOutcome, outcome } from '../../platform/queue.js';
 import { BookingStatus } from '../bookings/rules.js';
-import { findBooking, passengersOf, transition } from '../bookings/service.js';
+import { confirmIfReady, findBooking, passengersOf, transition } from '../bookings/service.js';
 import * as notifications from '../notifications/service.js';
 import { orderCancellationJob } from './order-cancellation.js';
 import {
@@ -161,6 +161,8 @@ export function flightJobs(ctx: AppContext): FlightJobs {
         { legs_booked: booked, legs_total: legCount, leg_index: legIndex },
       );
       if (moved) {
+        // suppliers that all answered before the flights were booked: the booking is confirmed
+        await confirmIfReady(db, bookingId, { legs_booked: booked });
         await notifications.notifyAdmins(db, {
           type: 'flights_confirmed',
           bookingId,

@@ -8,6 +8,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { escapeHtml } from '../../platform/html.js';
 import { claimDueMails, insertMail, listMails, markAttemptFailed, markSent } from './repository.js';
 import { MAIL_LEASE_SECONDS, nextMailAttempt } from './rules.js';
+import { renderSupplierMail, type SupplierMailFacts, type SupplierMailKind } from './supplier-templates.js';
 import { type MailFacts, type MailKind, renderMail } from './templates.js';
 
 export interface OutgoingMail {
@@ -23,13 +24,29 @@ export interface OutgoingMail {
 
 /** Renders the mail in its language and writes it to the outbox in `tx`; false when its key exists. */
 export async function queueMail(tx: DbOrTx, mail: OutgoingMail): Promise<boolean> {
-  const rendered = renderMail(mail.kind, mail.facts);
+  return writeMail(tx, mail, mail.facts.language, renderMail(mail.kind, mail.facts));
+}
+
+/** A supplier e-mail (in English) written to the outbox in `tx`; false when its key exists. */
+export async function queueSupplierMail(
+  tx: DbOrTx,
+  mail: { key: string; kind: SupplierMailKind; bookingId: number; to: string; facts: SupplierMailFacts; at: Date },
+): Promise<boolean> {
+  return writeMail(tx, mail, 'en', renderSupplierMail(mail.kind, mail.facts));
+}
+
+function writeMail(
+  tx: DbOrTx,
+  mail: { key: string; kind: string; bookingId: number | null; to: string; at: Date },
+  language: string,
+  rendered: { subject: string; text: string; html: string },
+): Promise<boolean> {
   return insertMail(tx, {
     key: mail.key,
     kind: mail.kind,
     bookingId: mail.bookingId,
     toAddress: mail.to,
-    language: mail.facts.language,
+    language,
     subject: rendered.subject,
     textBody: rendered.text,
     htmlBody: rendered.html,

@@ -9,6 +9,7 @@ export type MailKind =
   | 'balance_reminder'
   | 'balance_receipt'
   | 'balance_failed'
+  | 'booking_amended'
   | 'booking_cancelled';
 
 export interface MailFacts {
@@ -26,6 +27,12 @@ export interface MailFacts {
   language: string;
   /** balance_failed and balance_reminder: where to pay */
   payLink?: string;
+  /** booking_confirmation and booking_amended: the signed "manage my booking" link */
+  manageLink?: string | null;
+  /** booking_amended: what changed, one line each */
+  changes?: string[];
+  /** booking_amended: the price difference in minor units (positive: more to pay) */
+  priceDifferenceCents?: number;
   /** booking_cancelled: the cancellation fee and what is refunded to the card */
   cancellation?: { feeCents: number; refundCents: number };
 }
@@ -45,6 +52,8 @@ interface Words {
   balance: string;
   due: string;
   pay: string;
+  manage: string;
+  difference: string;
   subjects: Record<MailKind, (ref: string) => string>;
   intro: Record<MailKind, string>;
   fullyPaid: string;
@@ -62,11 +71,14 @@ const WORDS: Record<string, Words> = {
     balance: 'Balance',
     due: 'Balance due on',
     pay: 'Pay the balance',
+    manage: 'Manage your booking',
+    difference: 'Price difference',
     subjects: {
       booking_confirmation: (r) => `Booking ${r} confirmed`,
       balance_reminder: (r) => `Booking ${r}: your balance is due soon`,
       balance_receipt: (r) => `Booking ${r}: balance received`,
       balance_failed: (r) => `Booking ${r}: we could not charge your balance`,
+      booking_amended: (r) => `Booking ${r} changed`,
       booking_cancelled: (r) => `Booking ${r} cancelled`,
     },
     intro: {
@@ -74,6 +86,7 @@ const WORDS: Record<string, Words> = {
       balance_reminder: 'The balance of your booking will be charged to your saved card on the due date.',
       balance_receipt: 'We have received the balance of your booking. Your trip is fully paid.',
       balance_failed: 'We could not charge the balance of your booking to your saved card. Please pay it here:',
+      booking_amended: 'Your booking has been changed as follows:',
       booking_cancelled:
         'Your booking has been cancelled. Any refund goes back to the card you paid with; your bank may take up to 10 days to show it.',
     },
@@ -90,11 +103,14 @@ const WORDS: Record<string, Words> = {
     balance: 'Pendiente',
     due: 'Fecha de pago del resto',
     pay: 'Pagar el resto',
+    manage: 'Gestionar tu reserva',
+    difference: 'Diferencia de precio',
     subjects: {
       booking_confirmation: (r) => `Reserva ${r} confirmada`,
       balance_reminder: (r) => `Reserva ${r}: el pago pendiente vence pronto`,
       balance_receipt: (r) => `Reserva ${r}: pago pendiente recibido`,
       balance_failed: (r) => `Reserva ${r}: no hemos podido cobrar el pago pendiente`,
+      booking_amended: (r) => `Reserva ${r} modificada`,
       booking_cancelled: (r) => `Reserva ${r} cancelada`,
     },
     intro: {
@@ -102,6 +118,7 @@ const WORDS: Record<string, Words> = {
       balance_reminder: 'El importe pendiente de tu reserva se cargará en tu tarjeta guardada en la fecha indicada.',
       balance_receipt: 'Hemos recibido el importe pendiente de tu reserva. Tu viaje está totalmente pagado.',
       balance_failed: 'No hemos podido cargar el importe pendiente en tu tarjeta guardada. Puedes pagarlo aquí:',
+      booking_amended: 'Tu reserva se ha modificado así:',
       booking_cancelled:
         'Tu reserva ha sido cancelada. El reembolso vuelve a la tarjeta con la que pagaste; tu banco puede tardar hasta 10 días en mostrarlo.',
     },
@@ -118,11 +135,14 @@ const WORDS: Record<string, Words> = {
     balance: 'Pendent',
     due: 'Data de pagament de la resta',
     pay: 'Pagar la resta',
+    manage: 'Gestionar la teva reserva',
+    difference: 'Diferència de preu',
     subjects: {
       booking_confirmation: (r) => `Reserva ${r} confirmada`,
       balance_reminder: (r) => `Reserva ${r}: el pagament pendent venç aviat`,
       balance_receipt: (r) => `Reserva ${r}: pagament pendent rebut`,
       balance_failed: (r) => `Reserva ${r}: no hem pogut cobrar el pagament pendent`,
+      booking_amended: (r) => `Reserva ${r} modificada`,
       booking_cancelled: (r) => `Reserva ${r} cancel·lada`,
     },
     intro: {
@@ -130,6 +150,7 @@ const WORDS: Record<string, Words> = {
       balance_reminder: 'L’import pendent de la teva reserva es carregarà a la targeta desada en la data indicada.',
       balance_receipt: 'Hem rebut l’import pendent de la teva reserva. El teu viatge està totalment pagat.',
       balance_failed: 'No hem pogut carregar l’import pendent a la teva targeta desada. Pots pagar-lo aquí:',
+      booking_amended: 'La teva reserva s’ha modificat així:',
       booking_cancelled:
         'La teva reserva ha estat cancel·lada. El reemborsament torna a la targeta amb què vas pagar; el teu banc pot trigar fins a 10 dies a mostrar-lo.',
     },
@@ -146,11 +167,14 @@ const WORDS: Record<string, Words> = {
     balance: 'Restbetrag',
     due: 'Restzahlung fällig am',
     pay: 'Restbetrag bezahlen',
+    manage: 'Buchung verwalten',
+    difference: 'Preisdifferenz',
     subjects: {
       booking_confirmation: (r) => `Buchung ${r} bestätigt`,
       balance_reminder: (r) => `Buchung ${r}: Ihre Restzahlung ist bald fällig`,
       balance_receipt: (r) => `Buchung ${r}: Restzahlung erhalten`,
       balance_failed: (r) => `Buchung ${r}: Restzahlung nicht möglich`,
+      booking_amended: (r) => `Buchung ${r} geändert`,
       booking_cancelled: (r) => `Buchung ${r} storniert`,
     },
     intro: {
@@ -159,6 +183,7 @@ const WORDS: Record<string, Words> = {
       balance_receipt: 'Wir haben den Restbetrag Ihrer Buchung erhalten. Ihre Reise ist vollständig bezahlt.',
       balance_failed:
         'Wir konnten den Restbetrag nicht von Ihrer gespeicherten Karte abbuchen. Bitte bezahlen Sie ihn hier:',
+      booking_amended: 'Ihre Buchung wurde wie folgt geändert:',
       booking_cancelled:
         'Ihre Buchung wurde storniert. Eine Erstattung geht auf die Karte, mit der Sie bezahlt haben; Ihre Bank kann bis zu 10 Tage brauchen, um sie anzuzeigen.',
     },
@@ -175,11 +200,14 @@ const WORDS: Record<string, Words> = {
     balance: 'Solde',
     due: 'Solde à payer le',
     pay: 'Payer le solde',
+    manage: 'Gérer votre réservation',
+    difference: 'Différence de prix',
     subjects: {
       booking_confirmation: (r) => `Réservation ${r} confirmée`,
       balance_reminder: (r) => `Réservation ${r} : votre solde arrive à échéance`,
       balance_receipt: (r) => `Réservation ${r} : solde reçu`,
       balance_failed: (r) => `Réservation ${r} : nous n’avons pas pu prélever votre solde`,
+      booking_amended: (r) => `Réservation ${r} modifiée`,
       booking_cancelled: (r) => `Réservation ${r} annulée`,
     },
     intro: {
@@ -187,6 +215,7 @@ const WORDS: Record<string, Words> = {
       balance_reminder: 'Le solde de votre réservation sera prélevé sur votre carte enregistrée à la date d’échéance.',
       balance_receipt: 'Nous avons bien reçu le solde de votre réservation. Votre voyage est entièrement payé.',
       balance_failed: 'Nous n’avons pas pu prélever le solde sur votre carte enregistrée. Vous pouvez le payer ici :',
+      booking_amended: 'Votre réservation a été modifiée comme suit :',
       booking_cancelled:
         'Votre réservation a été annulée. Le remboursement revient sur la carte utilisée pour payer ; votre banque peut mettre jusqu’à 10 jours à l’afficher.',
     },
@@ -222,7 +251,14 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     rows.push([w.balance, m(facts.balanceCents)]);
     if (facts.balanceDueDate) rows.push([w.due, day(facts.balanceDueDate, locale)]);
   }
-  const link = kind === 'balance_failed' || kind === 'balance_reminder' ? facts.payLink : undefined;
+  // an amendment that raises the price: the customer pays the difference with the balance's pay link
+  const raised = kind === 'booking_amended' && (facts.priceDifferenceCents ?? 0) > 0 && facts.balanceCents > 0;
+  const link = kind === 'balance_failed' || kind === 'balance_reminder' || raised ? facts.payLink : undefined;
+  const changes = kind === 'booking_amended' ? (facts.changes ?? []) : [];
+  if (kind === 'booking_amended' && facts.priceDifferenceCents) {
+    rows.unshift([w.difference, m(facts.priceDifferenceCents)]);
+  }
+  const manage = kind === 'booking_confirmation' || kind === 'booking_amended' ? facts.manageLink : null;
   const closing = facts.balanceCents > 0 || kind === 'booking_cancelled' ? null : w.fullyPaid;
   const subject = w.subjects[kind](facts.reference);
   const text = [
@@ -230,8 +266,10 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     '',
     w.intro[kind],
     ...(link ? [link] : []),
+    ...changes.map((c) => `- ${c}`),
     '',
     ...rows.map(([k, v]) => `${k}: ${v}`),
+    ...(manage ? ['', `${w.manage}: ${manage}`] : []),
     ...(closing && kind !== 'balance_receipt' ? ['', closing] : []),
     '',
     w.regards,
@@ -243,7 +281,9 @@ export function renderMail(kind: MailKind, facts: MailFacts): RenderedMail {
     `<p>${e(w.hello(facts.firstName))}</p>`,
     `<p>${e(w.intro[kind])}</p>`,
     ...(link ? [`<p><a href="${e(link)}">${e(w.pay)}</a></p>`] : []),
+    ...(changes.length ? [`<ul>${changes.map((c) => `<li>${e(c)}</li>`).join('')}</ul>`] : []),
     `<table>${rows.map(([k, v]) => `<tr><th align="left">${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table>`,
+    ...(manage ? [`<p><a href="${e(manage)}">${e(w.manage)}</a></p>`] : []),
     ...(closing && kind !== 'balance_receipt' ? [`<p>${e(closing)}</p>`] : []),
     `<p>${e(w.regards).replace('\n', '<br>')}</p>`,
     '</body></html>',

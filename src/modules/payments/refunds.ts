@@ -18,7 +18,7 @@ import type { GatewayRefund } from './refunds-gateway.js';
 import * as repo from './refunds-repository.js';
 
 export type RefundRow = repo.RefundRow;
-export type RefundKind = 'duplicate_payment' | 'cancellation' | 'goodwill';
+export type RefundKind = 'duplicate_payment' | 'cancellation' | 'goodwill' | 'amendment';
 
 type Ctx = Pick<AppContext, 'database' | 'log' | 'clock'>;
 

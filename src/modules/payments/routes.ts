@@ -42,6 +42,9 @@ const Confirmed = component(
     amount_paid: Type.Number(),
     currency: Currency,
     confirmation_url: Type.String(),
+    manage_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'the signed "manage my booking" URL (GET it for the booking), valid until the return date',
+    }),
   }),
   'A confirmed deposit payment and the booking it paid.',
 );
