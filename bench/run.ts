@@ -10,6 +10,7 @@
 // BENCH_ONLY=pglite|postgres, BENCH_SCENARIOS=checkout,catalog (scenario names; default all),
 // BENCH_TOOL=lean|autocannon|wrk for plain requests (default lean, bench/load.ts; request sequences
 // always use autocannon; wrk must be installed, e.g. apt-get install wrk).
+// The run fails (exit 1) when any measured route answered non-2xx: its numbers would time an error.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,6 +91,12 @@ function peakRssMb(pid: number): { peak: number; current: number } {
   }
 }
 
+const BENCH_LIMITS = {
+  RATE_LIMIT_CHECKOUT_STARTS_PER_IP: '100000000',
+  RATE_LIMIT_CHECKOUT_STARTS_PER_VISITOR: '100000000',
+  RATE_LIMIT_PUBLIC_WRITES: '100000000',
+};
+
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();
   // exactly what `npm start` runs (the bundle built in main(), node's flags): what users run
@@ -103,6 +110,9 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
       PORT: String(port),
       LOAD_DEMO_DATA: 'true',
       BENCH_ROUTES: 'true',
+      // the per-minute write limits far above the load (one IP, tens of thousands of starts a
+      // minute): with the defaults every checkout start answered 429 and the row timed the limiter
+      ...BENCH_LIMITS,
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -451,6 +461,14 @@ async function main() {
   const file = join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({ connections, duration, rows }, null, 2));
   console.log(`\nresults: ${file}`);
+  // a row of error answers times the error path, not the route: the run fails instead of reporting it
+  const failed = rows.filter((row) => row.non2xx > 0);
+  if (failed.length) {
+    console.error(
+      `\nbench FAILED: non-2xx answers in ${failed.map((row) => `${row.database} "${row.name}" (${row.non2xx})`).join(', ')}`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err) => {

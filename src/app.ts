@@ -9,12 +9,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
-import { consoleSignIn } from './console/http.js';
+import { consoleSessions, consoleSignIn } from './console/http.js';
 import { consoleRoutes } from './console/routes.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { registerJobs, scheduleJobs } from './jobs.js';
 import { adminConsoleRoutes } from './modules/admin/routes.js';
+import { resolveSession } from './modules/admin/service.js';
 import { balanceRoutes } from './modules/balance/routes.js';
 import { bookingConsoleRoutes } from './modules/bookings/console.js';
 import { manageRoutes } from './modules/bookings/manage-routes.js';
@@ -26,10 +27,12 @@ import { checkoutRoutes } from './modules/checkout/routes.js';
 import { contentConsoleRoutes } from './modules/content/console.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { syncConsoleRoutes } from './modules/crm/console.js';
+import { newsletterCrmMirror } from './modules/crm/jobs.js';
 import { flightsRoutes } from './modules/flights/routes.js';
 import { leadConsoleRoutes } from './modules/leads/console.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { mailConsoleRoutes } from './modules/mail/console.js';
+import { marketingMirror } from './modules/marketing/jobs.js';
 import { marketRoutes } from './modules/markets/routes.js';
 import { MarketService } from './modules/markets/service.js';
 import { mediaConsoleRoutes } from './modules/media/console.js';
@@ -37,6 +40,7 @@ import { mediaRoutes } from './modules/media/routes.js';
 import { jobConsoleRoutes } from './modules/monitoring/jobs-console.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { subscriberConsoleRoutes } from './modules/newsletter/console.js';
+import { useNewsletterMirrors } from './modules/newsletter/mirrors.js';
 import { newsletterRoutes } from './modules/newsletter/routes.js';
 import { notificationConsoleRoutes } from './modules/notifications/console.js';
 import { operationsConsoleRoutes } from './modules/operations/console.js';
@@ -122,7 +126,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // the console's CSRF tokens (console/http.ts gives it each request's secret as request.session)
   app.decorateRequest('session', null);
   await app.register(csrfProtection, { sessionPlugin: '@fastify/session' });
-  ctx.markets = new MarketService(ctx);
+  ctx.markets = new MarketService(deps.database);
+  // the console's guard reads the admin module's sessions
+  consoleSessions(ctx, resolveSession);
+  // the newsletter's subscribers are mirrored to the CRM and the marketing tool, which read them
+  useNewsletterMirrors(ctx, (c) => ({ crm: newsletterCrmMirror(c), marketing: marketingMirror(c) }));
   // jobs are registered on every process (dispatch needs their queues); only workers run them
   const queue = new PgBossQueue({
     database: deps.database,

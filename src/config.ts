@@ -4,6 +4,8 @@
 // checked against them (a setting read into the wrong type or left out stops the boot too).
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+// layer exception: CANCELLATION_POLICY is checked at boot with the bookings module's own parser
+// (pure rules, no I/O), so a bad policy stops the boot naming the variable like any setting
 import {
   type CancellationStep,
   DEFAULT_CANCELLATION_POLICY,

@@ -4,6 +4,8 @@ import type { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+// layer exception: every module resolves its /{market}/{lang} scope through the one registry the
+// context carries; a type import only, and markets/service.ts needs nothing from here
 import type { MarketService } from './modules/markets/service.js';
 import type { Clock } from './platform/clock.js';
 import type { Queue } from './platform/queue.js';

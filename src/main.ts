@@ -13,7 +13,7 @@ import { loadDemoOnFirstStart } from './modules/catalog/demo.js';
 import { commands as checkoutCommands } from './modules/checkout/commands.js';
 import { commands as contentCommands } from './modules/content/commands.js';
 import { commands as crmCommands } from './modules/crm/commands.js';
-import { commands as newsletterCommands } from './modules/newsletter/commands.js';
+import { commands as marketingCommands } from './modules/marketing/commands.js';
 import { alertChannelWarning } from './modules/ops/rules.js';
 import {
   type CliContext,
@@ -127,7 +127,7 @@ const all: Record<string, Command> = {
   ...catalogCommands,
   ...contentCommands,
   ...checkoutCommands,
-  ...newsletterCommands,
+  ...marketingCommands,
   ...crmCommands,
   ...adminCommands,
 };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/support/app.js';
 import { runTaskCommand } from '../test/support/task-cli.js';
-import { allTasks, runTask, type Task } from './tasks.js';
+import type { Task } from './platform/tasks.js';
+import { allTasks, runTask } from './tasks.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -7,10 +7,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { allows, type Permission } from '../modules/admin/permissions.js';
-import { type ResolvedSession, resolveSession } from '../modules/admin/service.js';
 import { AppError } from '../platform/errors.js';
 import { projectPath } from '../platform/paths.js';
+import { allows, type Permission, type ResolvedSession } from './permissions.js';
 import { errorPage, type PageContext } from './views.js';
 
 export const CSP =
@@ -61,6 +60,18 @@ export function sendPage(reply: FastifyReply, body: string, status = 200): Fasti
     .send(body);
 }
 
+/** The live session of a session cookie's value, or null: the admin module's sessions. */
+export type SessionLookup = (ctx: AppContext, id: string, ip: string) => Promise<ResolvedSession | null>;
+
+// given by app.ts (consoleSessions): the shell sits below the modules, so it does not import the
+// admin module that owns the sessions
+const lookups = new WeakMap<AppContext, SessionLookup>();
+
+/** Where the console's guard finds sessions, once per app. */
+export function consoleSessions(ctx: AppContext, lookup: SessionLookup): void {
+  lookups.set(ctx, lookup);
+}
+
 const sessions = new WeakMap<FastifyRequest, ResolvedSession | null>();
 const pageTokens = new WeakMap<FastifyRequest, string>();
 
@@ -98,8 +109,10 @@ export function csrfValid(request: FastifyRequest, secret: string | undefined): 
 /** The request's signed-in admin (resolved once per request), or null. */
 export async function sessionOf(ctx: AppContext, request: FastifyRequest): Promise<ResolvedSession | null> {
   if (sessions.has(request)) return sessions.get(request)!;
+  const lookup = lookups.get(ctx);
+  if (!lookup) throw new Error('the console has no session lookup: app.ts calls consoleSessions(ctx, ...)');
   const id = readCookie(request, sessionCookieName(ctx));
-  const resolved = id ? await resolveSession(ctx, id, request.ip) : null;
+  const resolved = id ? await lookup(ctx, id, request.ip) : null;
   sessions.set(request, resolved);
   return resolved;
 }

@@ -1,7 +1,7 @@
 // The console's navigation: one entry per page, grouped into sections, shown to admins holding
 // its permission. A new page adds one line here (see docs/console.md, "Adding a page").
-import type { Grant, Permission } from '../modules/admin/permissions.js';
-import { allows } from '../modules/admin/permissions.js';
+import type { Grant, Permission } from './permissions.js';
+import { allows } from './permissions.js';
 
 export const NAV_SECTIONS = ['Sales', 'Catalog', 'Operations', 'System'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];

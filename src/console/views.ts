@@ -2,10 +2,9 @@
 // the sign-in page, error pages, status badges and small form and table pieces. Every value is
 // escaped by the `html` tag; no inline script or style (the CSP allows only our own files).
 
-import { allows } from '../modules/admin/permissions.js';
-import type { AdminActor } from '../modules/admin/service.js';
 import { type Html, html } from '../platform/html.js';
 import { navigationSections } from './navigation.js';
+import { type AdminActor, allows } from './permissions.js';
 
 export const ASSET_VERSION = '3';
 

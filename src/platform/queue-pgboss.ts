@@ -165,6 +165,7 @@ export class PgBossQueue implements Queue {
     // uniqueSeconds ago still waits, retries or runs, a new dispatch is dropped. pg-boss's own
     // singletonSeconds slots are aligned to the clock (multiples of the window since the epoch), so
     // on their own a dispatch just after a slot boundary would send a second job.
+    // pg-boss 10 finds no job by singleton key: its job table is read (the same for the slot check)
     const { rows: pending } = await run(
       `SELECT 1 FROM ${this.opts.schema}.job
         WHERE name = $1 AND singleton_key = $2 AND state < 'completed'
@@ -246,6 +247,7 @@ export class PgBossQueue implements Queue {
   }
 
   /** How many failed jobs the queues hold (job table and archive), counted up to `cap` + 1. */
+  // pg-boss 10 counts no failed jobs (getQueueSize stops below a state): its tables are read
   async failedCount(queues: string[], cap: number): Promise<number> {
     const s = this.opts.schema;
     const { rows } = await this.options.database.query<{ n: number }>(
@@ -259,12 +261,27 @@ export class PgBossQueue implements Queue {
     return rows[0]?.n ?? 0;
   }
 
-  /** One failed job of a queue, or null. */
+  /** One failed job of a queue (from the job table or its archive), or null. */
   async failedJob(queue: string, id: string): Promise<FailedJob | null> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    return (await this.failedRows('AND id = $3', [queue, 1, id]))[0] ?? null;
+    await this.ensureStarted();
+    const job = await this.boss.getJobById<Envelope>(queue, id, { includeArchive: true });
+    if (job?.state !== 'failed') return null;
+    const output = job.output as { message?: string } | null;
+    return {
+      id: job.id,
+      queue: job.name,
+      jobClass: job.data?.job ?? '',
+      payload: job.data?.payload,
+      error: output?.message ?? null,
+      tries: job.retryCount + 1,
+      createdOn: new Date(job.createdOn),
+      failedOn: job.completedOn ? new Date(job.completedOn) : null,
+    };
   }
 
+  // pg-boss 10 lists no jobs by state (fetch hands out waiting ones only), so the failed list is
+  // read from its job and archive tables (docs/decisions.md, "Module homes")
   private async failedRows(extra: string, params: unknown[]): Promise<FailedJob[]> {
     const s = this.opts.schema;
     const { rows } = await this.options.database.query<{
@@ -312,19 +329,22 @@ export class PgBossQueue implements Queue {
 
   /** Removes a failed job (from the job table or its archive). False when there is none. */
   async deleteFailedJob(queue: string, id: string): Promise<boolean> {
-    const s = this.opts.schema;
-    let removed = 0;
-    for (const table of ['job', 'archive']) {
-      const r = await this.options.database.query(
-        `DELETE FROM ${s}.${table} WHERE name = $1 AND id = $2 AND state = 'failed'`,
-        [queue, id],
-      );
-      removed += r.rowCount;
-    }
-    return removed > 0;
+    if (!(await this.failedJob(queue, id))) return false;
+    // deleteJob removes the job table's row; pg-boss 10 has no call for an archived one (failed
+    // jobs are archived after a week), so that row is deleted from the archive table directly
+    await this.boss.deleteJob(queue, id);
+    await this.options.database.query(
+      `DELETE FROM ${this.opts.schema}.archive WHERE name = $1 AND id = $2 AND state = 'failed'`,
+      [queue, id],
+    );
+    return true;
   }
 
-  /** Job counts of a queue by state (waiting = created or retry, whether due or not). */
+  /**
+   * Job counts of a queue by state (waiting = created or retry, whether due or not). One grouped
+   * read of pg-boss's job table: getQueueSize counts the states below a bound, one query each,
+   * and cannot count `failed`, the last state.
+   */
   async counts(queue: string): Promise<JobCounts> {
     const { rows } = await this.options.database.query<{ state: string; n: string | number }>(
       `SELECT state::text AS state, count(*) AS n FROM ${this.opts.schema}.job WHERE name = $1 GROUP BY state`,
@@ -427,6 +447,8 @@ export class PgBossQueue implements Queue {
       case 'release': {
         const seconds = Math.max(0, result.seconds);
         log.warn({ ...ctx, seconds, error: result.error }, 'job released');
+        // pg-boss 10 cannot put an active job back without using a try (its fail() and retry()
+        // both count one): the row returns to `created` directly
         await this.options.database.query(
           `UPDATE ${this.opts.schema}.job
               SET state = 'created', started_on = NULL, start_after = now() + $3 * interval '1 second',
@@ -444,6 +466,7 @@ export class PgBossQueue implements Queue {
         if (attempt >= def.tries) return this.exhausted(def, job, info, result.error);
         const delay = this.backoffFor(def, attempt);
         log.warn({ ...ctx, error: result.error, retryInSeconds: delay }, 'job will be retried');
+        // a per-job retry delay is set only at send in pg-boss 10: the fixed backoff list sets it here
         await this.options.database.query(
           `UPDATE ${this.opts.schema}.job SET retry_delay = $3 WHERE name = $1 AND id = $2`,
           [queue, job.id, delay],
@@ -471,6 +494,7 @@ export class PgBossQueue implements Queue {
     throw new JobError(error);
   }
 
+  // pg-boss 10's fail() retries while tries remain: lowering the limit makes it the last one
   private async setRetryLimitToUsed(id: string): Promise<void> {
     await this.options.database.query(`UPDATE ${this.opts.schema}.job SET retry_limit = retry_count WHERE id = $1`, [
       id,

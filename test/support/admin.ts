@@ -3,7 +3,7 @@
 import CSRF from '@fastify/csrf';
 import type { App } from '../../src/app.js';
 import { sessionCookieName } from '../../src/console/http.js';
-import type { Permission } from '../../src/modules/admin/permissions.js';
+import type { Permission } from '../../src/console/permissions.js';
 import { insertRole, setRolePermissions } from '../../src/modules/admin/repository.js';
 import { createAdminUser, startSession } from '../../src/modules/admin/service.js';
 

@@ -3,10 +3,10 @@
 // LOAD_DEMO_DATA is off by default and the first admin comes from `npm run admin:create`.
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
+import { SUPER_ADMIN_ROLE } from '../../console/permissions.js';
 import type { Database } from '../../db/database.js';
 import { adminUsers } from '../../db/schema/index.js';
 import { systemClock } from '../../platform/clock.js';
-import { SUPER_ADMIN_ROLE } from './permissions.js';
 import { createAdminUser } from './service.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@example.com';

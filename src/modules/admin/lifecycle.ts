@@ -1,7 +1,7 @@
 // The publishing rule and the status actions shared by the catalog editor (market products) and the
 // content editor (regions, countries, About Us): edit_* creates drafts and changes drafts; a record
 // that is not a draft, and every change of status, needs publish_* as well.
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../console/permissions.js';
 
 /** The permission a change of a record in `status` needs, in the catalog or the content area. */
 export function permissionToChange(status: string, area: 'catalog' | 'content'): Permission {

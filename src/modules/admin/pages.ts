@@ -1,8 +1,8 @@
 // Pages of the admin module: admin users, roles, API tokens, audit log.
 
+import { adminResources, allPermissions, type ResourceName } from '../../console/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext, pager, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { adminResources, allPermissions, type ResourceName } from './permissions.js';
 import type { AuditRow } from './repository.js';
 
 // ------------------------------------------------------------------------------------ users

@@ -3,13 +3,20 @@
 // Every use case that changes something takes the acting admin, checks its permission again (the
 // route's preHandler is the first check) and writes the audit log.
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  type AdminActor,
+  assertAllowed,
+  type Grant,
+  isPermission,
+  type ResolvedSession,
+  SUPER_ADMIN_ROLE,
+} from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { LoginThrottle, tooManyRequests } from '../../platform/rate-limit.js';
-import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/service.js';
+import { createApiToken, listApiTokens, revokeApiToken } from '../checkout/api-tokens.js';
 import { queueOperatorNotice } from '../mail/service.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
-import { assertAllowed, type Grant, isPermission, SUPER_ADMIN_ROLE } from './permissions.js';
 import * as repo from './repository.js';
 import { FORGET_FAILURES_AFTER_SECONDS, signInWaitMs } from './rules.js';
 
@@ -17,17 +24,7 @@ type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'rateLimits' | 'lo
 /** what writing users and the audit log needs (the command line has no rate limits) */
 type Store = Pick<AppContext, 'database' | 'clock'>;
 
-/** The signed-in admin a request acts as. */
-export interface AdminActor {
-  userId: number;
-  email: string;
-  name: string;
-  roles: string[];
-  grant: Grant;
-  ip?: string;
-  /** sha256 of the acting browser's session id (kept when the admin changes their own password) */
-  sessionHash?: string;
-}
+export type { AdminActor, ResolvedSession } from '../../console/permissions.js';
 
 export const LOGIN_LIMITS = {
   /** failed attempts per client IP: a flood from one address is refused */
@@ -401,11 +398,6 @@ export async function startSession(
   });
   await repo.updateUser(db, userId, { lastLoginAt: now });
   return { id, csrfToken };
-}
-
-export interface ResolvedSession {
-  actor: AdminActor;
-  csrfToken: string;
 }
 
 /** The live session of a cookie value, or null (unknown, idle too long, expired, user disabled). */

@@ -1,7 +1,7 @@
 // Scheduled tasks of the console: ended sessions (idle or past their maximum age) are deleted
 // once a day; a live session is never touched.
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { pruneSessions } from './service.js';
 
 export function tasks(_ctx: AppContext): Task[] {

@@ -3,9 +3,9 @@
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { findBookingByReference } from '../bookings/service.js';
-import { findClient } from '../checkout/repository.js';
+import { findClient } from '../checkout/api.js';
+import * as payments from '../payments/api.js';
 import type { PaymentGateway } from '../payments/gateway.js';
-import * as payments from '../payments/repository.js';
 import { DEFAULT_TEST_METHOD } from '../payments/service.js';
 import { verifyPayLink } from './pay-link.js';
 import * as repo from './repository.js';

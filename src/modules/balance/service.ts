@@ -15,13 +15,13 @@ import {
   transitionsOf,
 } from '../bookings/service.js';
 import { offerDepartureDate } from '../catalog/offers.js';
-import { findClient } from '../checkout/repository.js';
+import { findClient } from '../checkout/api.js';
 import { queueMail } from '../mail/service.js';
 import type { MailFacts, MailKind } from '../mail/templates.js';
 import * as notifications from '../notifications/service.js';
+import * as payments from '../payments/api.js';
 import type { OffSessionCharge, PaymentGateway } from '../payments/gateway.js';
 import { type RefundRow, recordRefunds, sendRefunds } from '../payments/refunds.js';
-import * as payments from '../payments/repository.js';
 import { payLink } from './pay-link.js';
 import * as repo from './repository.js';
 import {

@@ -1,6 +1,6 @@
 // The hourly balance collection (spec 3's scheduled balance payments).
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { paymentGatewayFor } from '../payments/gateway.js';
 import { collectBalances } from './collect.js';
 

@@ -13,7 +13,7 @@ import { offerTrip } from '../catalog/offers.js';
 import { loadExchangeRates } from '../catalog/supply.js';
 import { convertTo } from '../checkout/rules.js';
 import { loadDayActivities, loadDayTransfers } from '../checkout/supply.js';
-import { flightBookingsOf } from '../flights/repository.js';
+import { flightBookingsOf } from '../flights/api.js';
 import * as notifications from '../notifications/service.js';
 import { recordRefunds, sendRefunds } from '../payments/refunds.js';
 import { paymentSettlementOf } from '../payments/settlement.js';

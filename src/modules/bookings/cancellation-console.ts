@@ -4,11 +4,11 @@
 // with the signed-in admin as the actor.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { assertAllowed } from '../../console/permissions.js';
 import { csrfField, layout } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
-import { assertAllowed } from '../admin/permissions.js';
 import { refundableCents } from '../payments/refund-rules.js';
 import { refundablePayments, refundBooking } from '../payments/refunds.js';
 import { paymentSettlementOf } from '../payments/settlement.js';

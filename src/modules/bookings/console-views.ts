@@ -3,9 +3,9 @@
 // flight-booking records, notifications) with its Book All Flights / Retry action.
 
 import { type FilterErrors, filterError, filterProblems, invalidAttrs } from '../../console/filters.js';
+import { allows } from '../../console/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { allows } from '../admin/permissions.js';
 import { CANCELLABLE_STATUSES } from './cancellation-rules.js';
 import type { BookingFilter, BookingListRow } from './search.js';
 import type { bookingView } from './view.js';

@@ -4,10 +4,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { choiceField, dateField, type FilterErrors, rangeOrder } from '../../console/filters.js';
 import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { allows, assertAllowed } from '../../console/permissions.js';
 import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { balanceSummary, mailCustomer } from '../balance/service.js';
 import type { TravelerChange } from './amendments.js';

@@ -2,8 +2,8 @@
 // flight_booking_failed) to flight_booking_in_progress, with one job per unbooked leg.
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
+import { flightBookingsOf, resetLegAttempts } from '../flights/api.js';
 import { flightJobs, LEG_JOB, type StoredFlightSelection } from '../flights/jobs.js';
-import { flightBookingsOf, resetLegAttempts } from '../flights/repository.js';
 import { findBooking } from './repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';
 import { transition } from './status.js';

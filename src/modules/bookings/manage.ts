@@ -2,53 +2,24 @@
 // the return date, and what it lets them do: read the booking and correct the travelers' passport
 // data and birth dates while the flights are not booked and departure is more than 14 days away.
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/database.js';
 import { addDays, dateIn } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { amountToNumber, centsToNumber, toCents } from '../../platform/money.js';
-import { urlSignature, verifyUrlSignature } from '../../platform/signed-url.js';
+import { verifyUrlSignature } from '../../platform/signed-url.js';
 import { balanceSummary } from '../balance/service.js';
 import { offerTrip } from '../catalog/offers.js';
-import { flightBookingsOf } from '../flights/repository.js';
+import { flightBookingsOf } from '../flights/api.js';
+import { paymentsOf } from '../payments/api.js';
 import { moneyOf } from '../payments/refunds.js';
-import { paymentsOf } from '../payments/repository.js';
 import { paymentSettlementOf } from '../payments/settlement.js';
 import { amendTravelers, type TravelerChange } from './amendments.js';
 import { cancelBooking, cancellationQuote } from './cancellation.js';
 import { CANCELLABLE_STATUSES } from './cancellation-rules.js';
+import { linkMessage } from './manage-link.js';
 import * as repo from './repository.js';
 import { TRAVELER_CHANGE_DAYS, travelerView } from './rules.js';
 
 type Ctx = Pick<AppContext, 'config' | 'database' | 'clock' | 'log'>;
-
-const linkMessage = (reference: string) => `manage-booking:${reference}`;
-
-/** The link expires at the end of the return day (UTC). */
-function manageExpiry(returnDate: string): number {
-  return Math.floor(Date.parse(`${addDays(returnDate, 1)}T00:00:00Z`) / 1000);
-}
-
-/** The signed manage URL: APP_URL/api/{market}/{lang}/bookings/{reference}?expires&signature. */
-export function manageLink(
-  config: Ctx['config'],
-  booking: { reference: string; marketCode: string; language: string },
-  returnDate: string,
-): string {
-  const expires = manageExpiry(returnDate);
-  const signature = urlSignature(config.appKey, linkMessage(booking.reference), expires);
-  return `${config.appUrl}/api/${booking.marketCode}/${booking.language}/bookings/${booking.reference}?expires=${expires}&signature=${signature}`;
-}
-
-/** The manage URL of a booking, or null when its offer (and so its return date) is unknown. */
-export async function manageLinkOf(
-  db: DbOrTx,
-  config: Ctx['config'],
-  booking: { reference: string; marketCode: string; language: string; offerId: number },
-): Promise<string | null> {
-  const trip = await offerTrip(db, booking.offerId);
-  const back = trip?.returnDate ?? trip?.departureDate;
-  return back ? manageLink(config, booking, back) : null;
-}
 
 /** The booking a signed manage link names; 403 invalid_signature for a missing, forged or expired one. */
 async function linkedBooking(ctx: Ctx, market: string, reference: string, expires?: string, signature?: string) {

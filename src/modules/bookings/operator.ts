@@ -1,8 +1,9 @@
 // What an operator does on a booking after the sale, from the console: internal notes and the
 // answers of suppliers who replied by phone or e-mail. Each is audit-logged.
+
+import { assertAllowed } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { amendTravelers, type TravelerChange } from './amendments.js';
 import * as repo from './repository.js';

@@ -6,10 +6,10 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { centsToNumber } from '../../platform/money.js';
+import { flightBookingsOf, legAttempt, resetLegAttempts, saveRebookSearch } from '../flights/api.js';
 import { flightJobs, LEG_JOB, legSearchRequest, type StoredFlightSelection } from '../flights/jobs.js';
 import { type Fare, FlightProviderError } from '../flights/provider.js';
 import { flightProvider } from '../flights/providers.js';
-import { flightBookingsOf, legAttempt, resetLegAttempts, saveRebookSearch } from '../flights/repository.js';
 import { type FlightLeg, legTotalCents, perPerson, providerFailureMetadata, segmentOf } from '../flights/rules.js';
 import { findBooking } from './repository.js';
 import { BookingStatus, FLIGHT_BOOKABLE_STATUSES, legJobKey, unbookedLegs } from './rules.js';

@@ -3,7 +3,7 @@
 // the record of its status moves. The SQL is in repository.ts; the use cases that act on a booking
 // (finalization, flight booking, rebooking, the view) are in this module's other files.
 
-export { manageLink, manageLinkOf } from './manage.js';
+export { manageLink, manageLinkOf } from './manage-link.js';
 export {
   type BookingRow,
   bookingParams,

@@ -12,7 +12,7 @@ import { urlSignature, verifyUrlSignature } from '../../platform/signed-url.js';
 import { offerReturnDates, offerTrip } from '../catalog/offers.js';
 import { loadDayActivities, loadDayTransfers, loadStays, supplierContacts } from '../catalog/supply.js';
 import { groupStays, type Stay, type Tier } from '../checkout/rules.js';
-import { flightBookingsOf } from '../flights/repository.js';
+import { flightBookingsOf } from '../flights/api.js';
 import { queueSupplierMail } from '../mail/service.js';
 import type { SupplierMailKind } from '../mail/supplier-templates.js';
 import * as notifications from '../notifications/service.js';

@@ -1,7 +1,7 @@
 // Scheduled tasks of the booking after the sale: reminding suppliers who have not answered a
 // confirmation request, and completing confirmed trips that are over.
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { completeTrips, remindSuppliers } from './supplier-confirmations.js';
 
 export function tasks(_ctx: AppContext): Task[] {

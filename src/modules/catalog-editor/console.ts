@@ -6,10 +6,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FieldErrors, problemsToFields } from '../../console/forms.js';
 import { guard, pageOf, sendPage } from '../../console/http.js';
+import { allows } from '../../console/permissions.js';
 import { confirmPage } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { allows } from '../admin/permissions.js';
 import { previewUrlFor } from '../catalog/preview.js';
 import { readablePreviewHref } from '../operations/preview.js';
 import * as repo from './repository.js';

@@ -4,12 +4,13 @@
 // process), so the public API shows the change at once and every other process on its next read.
 // Each use case checks its permission again (the route's guard is the first check) and writes the
 // audit log.
+
+import { assertAllowed } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
-import { auditChanges, importAndAudit } from '../admin/import-save.js';
-import { assertAllowed } from '../admin/permissions.js';
 import type { AdminActor } from '../admin/service.js';
+import { auditChanges, importAndAudit } from '../catalog/import-save.js';
 import * as repo from './repository.js';
 import {
   type Fragment,

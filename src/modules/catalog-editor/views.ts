@@ -4,9 +4,9 @@
 // listed once more at the top with a link to its field.
 
 import { type FieldErrors, type FieldSpec, formField, formProblems } from '../../console/forms.js';
+import { allows } from '../../console/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext, pager, sectionTabs, when } from '../../console/views.js';
 import { type Html, html } from '../../platform/html.js';
-import { allows } from '../admin/permissions.js';
 import { ACCOMMODATION_TIERS, ACTIVITY_TIERS, OFFER_STATUSES, PRODUCT_STATUSES } from '../catalog/import-schema.js';
 import type * as repo from './repository.js';
 import { actionsFrom, permissionToChange, rowsOf, STATUS_ACTIONS, type Values } from './rules.js';

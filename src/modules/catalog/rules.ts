@@ -61,11 +61,5 @@ export function leadingPrice(offers: PricedOffer[], today: string): string | nul
   return cents === undefined ? null : formatCents(cents);
 }
 
-/**
- * The languages a supply text (activity, hotel, transfer, airport) is looked up in, in order: the
- * requested language, the market's default language, English. A field none of them has comes from
- * the base row (docs/decisions.md, "Supply translations").
- */
-export function textLanguages(lang: string, defaultLanguage?: string): string[] {
-  return [...new Set([lang, defaultLanguage ?? lang, 'en'].map((l) => l.toLowerCase()))];
-}
+// a market's language order, the markets module's rule; catalog callers keep reading it here
+export { textLanguages } from '../markets/rules.js';

@@ -5,11 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import { type FieldErrors, type FieldSpec, formField, formProblems, problemsToFields } from '../../console/forms.js';
 import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { allows } from '../../console/permissions.js';
 import { csrfField, layout, notice, type PageContext, pager } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { allows } from '../admin/permissions.js';
 import {
   isSupplyKind,
   SUPPLY_KINDS,

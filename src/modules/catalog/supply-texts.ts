@@ -1,12 +1,13 @@
 // Supply texts for the console: the base (English) texts of activities, hotels, transfers and
 // airports with their translations, and saving translations through the importer, so an edit is
 // validated by the import's rules, merges the same way, drops every cache and is audit-logged.
+
+import { assertAllowed } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import type { ImportProblem } from '../../import/section.js';
-import { auditChanges, importAndAudit } from '../admin/import-save.js';
-import { assertAllowed } from '../admin/permissions.js';
 import type { AdminActor } from '../admin/service.js';
 import type { RecordChange } from './import.js';
+import { auditChanges, importAndAudit } from './import-save.js';
 
 interface SupplyKind {
   /** the import document's key and the base table */

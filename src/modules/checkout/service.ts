@@ -1,51 +1,48 @@
 // Checkout use cases: start, session, options and selections (hotels, activities, transfers),
 // contact and travelers, funnel tracking. Prices are always computed here, never taken from clients.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { dateIn } from '../../platform/clock.js';
 import { AppError, FieldErrorBag } from '../../platform/errors.js';
 import { amountToNumber, centsToNumber, formatCents, toCents } from '../../platform/money.js';
 import { assetUrl } from '../../platform/urls.js';
 import type { NewBooking } from '../bookings/service.js';
-import { labelsFor } from '../catalog/labels.js';
 import { findOffer, type OfferWithProduct, offerFinalPrice } from '../catalog/offers.js';
-import { cityCountry, isInsideLeadTime, textLanguages } from '../catalog/rules.js';
-import { loadExchangeRates, loadItineraryDays } from '../catalog/supply.js';
+import { isInsideLeadTime } from '../catalog/rules.js';
+import { loadExchangeRates } from '../catalog/supply.js';
 import { flightProvider } from '../flights/providers.js';
 import type { MarketScope } from '../markets/rules.js';
 import { productPath } from '../markets/rules.js';
+import { sha256 } from './api-tokens.js';
+import {
+  ACTIVITY_CHOICE,
+  activityDays,
+  chooseDayExtras,
+  type OptionsContext,
+  TRANSFER_CHOICE,
+  transferDays,
+} from './day-extras.js';
+import { chooseHotels, hotelOptionsOf } from './hotel-options.js';
 import * as repo from './repository.js';
 import {
   checkClient,
   checkTravelers,
-  convertTo,
   defaultRoomType,
   bookingReference as drawReference,
   extrasCents,
   type FunnelStep,
-  groupStays,
-  hotelOptionId,
   isNonStandardPax,
-  nightsOf,
   nonStandardBasePrice,
-  type Rate,
-  type RatesPerEur,
   REFERENCE_LENGTH,
   roomTypeFits,
   STEP_AFTER,
   selectionHotelCostCents,
-  upgradeDifferenceCents,
 } from './rules.js';
 import { createSessionStore, type SessionState, type SessionStore, type StoredSession } from './session-store.js';
 import * as supply from './supply.js';
 
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-const money = (cents: number | null): number | null => (cents === null ? null : centsToNumber(cents));
-/** Supply texts (hotels, activities, transfers) in the page's language, with the catalog's fallback. */
-const textsOf = (scope: MarketScope) => textLanguages(scope.lang, scope.market.defaultLanguage);
+// the token use cases (api-tokens.ts), for the commands, the admin console and tests
+export { createApiToken, listApiTokens, revokeApiToken } from './api-tokens.js';
 
 /** What the chosen flight adds per person: a business upgrade, or an economy fare dearer than the priced one. */
 export function flightExtraPerPersonCents(s: SessionState['flightSelection']): number | null {
@@ -337,75 +334,6 @@ export class CheckoutService {
   // -------------------------------------------------------------------------------------------
   // Hotels
 
-  private async buildHotels(scope: MarketScope, offer: OfferWithProduct, roomType: string) {
-    const { stays, hotels } = await supply.loadStays(this.db, offer.templateId, textsOf(scope));
-    const [rates, exchange] = await Promise.all([
-      supply.loadHotelRates(this.db, [...hotels.keys()]),
-      loadExchangeRates(this.db),
-    ]);
-    const currency = scope.market.currency.code;
-    const tierLabels = labelsFor(scope.lang).stayTiers;
-    const rateOf = (hotelId: number): Rate | undefined => rates.get(hotelId)?.get(roomType);
-    const entry = (hotelId: number, tier: 'selection' | 'luxury' | 'grand_luxury', start: number, end: number) => {
-      const h = hotels.get(hotelId)!;
-      return {
-        id: hotelOptionId(hotelId, tier, start, end),
-        hotelId: hotelId as number | null,
-        name: h.name,
-        location: cityCountry(h.city, h.country),
-        tier,
-        tier_label: tierLabels[tier],
-        nights: { start, end },
-        imageUrl: this.assetUrl(h.images[0]),
-        description: h.description,
-        isIncluded: tier === 'selection',
-        priceDifference: null as number | null,
-        selectionHotelName: null as string | null,
-        // internal: cents for selections, removed from the response
-        priceDifferenceCents: null as number | null,
-      };
-    };
-    const out: ReturnType<typeof entry>[] = [];
-    for (const g of groupStays(stays)) {
-      const sel = g.selection;
-      out.push(entry(sel.hotelId, 'selection', sel.dayStart, sel.dayEnd));
-      for (const u of g.upgrades) {
-        const e = entry(u.hotelId, u.tier, u.dayStart, u.dayEnd);
-        const diff = upgradeDifferenceCents(
-          rateOf(u.hotelId),
-          rateOf(sel.hotelId),
-          nightsOf(u.dayStart, u.dayEnd),
-          currency,
-          exchange,
-        );
-        e.priceDifferenceCents = diff;
-        e.priceDifference = money(diff);
-        e.selectionHotelName = hotels.get(sel.hotelId)!.name;
-        out.push(e);
-      }
-    }
-    if (out.length === 0 && offer.packageServiceName) {
-      // legacy package tour: one placeholder stay for all nights, priced inside the package
-      const end = Math.max(1, offer.tripDurationDays - 1);
-      out.push({
-        id: hotelOptionId(null, 'selection', 1, end),
-        hotelId: null,
-        name: offer.packageServiceName,
-        location: null,
-        tier: 'selection',
-        tier_label: tierLabels.selection,
-        nights: { start: 1, end },
-        imageUrl: null,
-        description: null,
-        isIncluded: true,
-        priceDifference: null,
-        selectionHotelName: null,
-        priceDifferenceCents: null,
-      });
-    }
-    return out;
-  }
-
   async hotelOptions(scope: MarketScope, offerId: number, roomTypeQuery: string | undefined, token?: string) {
     const offer = await this.offerFor(scope, offerId, 'read');
     let roomType = roomTypeQuery;
@@ -413,7 +341,7 @@ export class CheckoutService {
       const s = await this.findSession(scope, token);
       roomType = s && s.state.offerId === offer.id ? s.state.actualRoomType : '2A';
     }
-    const hotels = await this.buildHotels(scope, offer, roomType);
+    const hotels = await this.stepOptions(scope, offer, (c, o) => hotelOptionsOf(c, o, roomType));
     const summary = this.offerSummary(scope, offer);
     return {
       offer_id: summary.offer_id,
@@ -435,176 +363,26 @@ export class CheckoutService {
   ) {
     const s = await this.requireSession(scope, token);
     const offer = await this.offerFor(scope, s.state.offerId, 'session');
-    const options = await this.buildHotels(scope, offer, s.state.actualRoomType);
-    const bag = new FieldErrorBag();
-    input.items.forEach((item, i) => {
-      if (item.nights_end < item.nights_start) {
-        bag.add(`hotel_selections.${i}.nights_end`, 'The nights end must not be before the nights start.');
-      }
-      const overlap = input.items.findIndex(
-        (o, j) => j < i && o.nights_start <= item.nights_end && o.nights_end >= item.nights_start,
-      );
-      if (overlap >= 0) bag.add(`hotel_selections.${i}`, `The nights overlap hotel selection ${overlap}.`);
-    });
-    bag.throwIfAny(400);
-    const hotelSelections = input.items.map((item) => {
-      const option = options.find(
-        (o) =>
-          o.tier !== 'selection' &&
-          o.hotelId === item.upgrade_hotel_id &&
-          o.nights.start === item.nights_start &&
-          o.nights.end === item.nights_end,
-      );
-      const what = `Hotel ${item.upgrade_hotel_id} for nights ${item.nights_start}-${item.nights_end}`;
-      if (!option) throw new AppError(422, 'hotel_not_available', `${what} is not an upgrade option of this tour.`);
-      if (option.priceDifferenceCents === null) {
-        throw new AppError(422, 'hotel_not_available', `${what} has no price for room type ${s.state.actualRoomType}.`);
-      }
-      return {
-        upsell_hotel_id: item.upgrade_hotel_id,
-        nights_start: item.nights_start,
-        nights_end: item.nights_end,
-        tier: option.tier,
-        price_difference_cents: option.priceDifferenceCents,
-        hotel_name: option.name,
-        location: option.location,
-      };
-    });
+    const options = await this.stepOptions(scope, offer, (c, o) => hotelOptionsOf(c, o, s.state.actualRoomType));
+    const hotelSelections = chooseHotels(input.items, options, s.state.actualRoomType);
     const state = await this.save(s, { hotelSelections });
     await this.advance(state, STEP_AFTER.hotels, input.advance);
     return this.view(state);
   }
 
   // -------------------------------------------------------------------------------------------
-  // Activities and transfers
+  // Activities and transfers (day-extras.ts): the same options and choice, two shapes
 
-  /** An optional activity or transfer as offered: supplier rate converted to the market currency. */
-  private pricedExtra(
-    r: {
-      id: number;
-      name: string;
-      description: string | null;
-      images: string[];
-      city: string | null;
-      country: string | null;
-      rate: { cents: number; currency: string } | null;
-    },
-    currency: string,
-    exchange: RatesPerEur,
-  ) {
-    const cents = r.rate ? convertTo(r.rate.cents, r.rate.currency, currency, exchange) : null;
-    return {
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      image_url: this.assetUrl(r.images[0]),
-      price: money(cents),
-      priceCents: cents,
-      location: cityCountry(r.city, r.country),
-    };
-  }
-
-  private async buildActivities(scope: MarketScope, offer: OfferWithProduct) {
-    const [days, rows, exchange] = await Promise.all([
-      loadItineraryDays(this.db, offer.marketProductId),
-      supply.loadDayActivities(this.db, offer.marketProductId, textsOf(scope)),
-      loadExchangeRates(this.db),
-    ]);
-    const currency = scope.market.currency.code;
-    return days.map((d) => {
-      const own = rows.filter((r) => r.dayNumber === d.dayNumber);
-      return {
-        day_number: d.dayNumber,
-        destination: d.city,
-        included_activities: own.filter((r) => r.tier === 'included').map((r) => ({ name: r.name })),
-        available_activities: own.filter((r) => r.tier === 'extra').map((r) => this.pricedExtra(r, currency, exchange)),
-      };
-    });
-  }
-
-  async activityOptions(scope: MarketScope, offerId: number) {
-    const offer = await this.offerFor(scope, offerId, 'read');
-    const days = await this.buildActivities(scope, offer);
-    const summary = this.offerSummary(scope, offer);
-    return {
-      offer_id: summary.offer_id,
-      offer_sku: summary.offer_sku,
-      tour_name: summary.tour_name,
-      final_price: summary.final_price,
-      price_per_person: summary.price_per_person,
-      departure_date: summary.departure_date,
-      return_date: summary.return_date,
-      pax_count: summary.pax_count,
-      currency: summary.currency,
-      days: days.map((d) => ({
-        ...d,
-        available_activities: d.available_activities.map(({ priceCents: _, location: __, ...a }) => a),
-      })),
-    };
-  }
-
-  async selectActivities(
+  private async stepOptions<D>(
     scope: MarketScope,
-    token: string | undefined,
-    input: SelectionInput<{ activity_id: number; day_number: number }>,
-  ) {
-    const s = await this.requireSession(scope, token);
-    const offer = await this.offerFor(scope, s.state.offerId, 'session');
-    const days = await this.buildActivities(scope, offer);
-    const activitySelections = chooseDayExtras(
-      input.items.map((i) => ({ id: i.activity_id, day: i.day_number })),
-      (day) => days.find((d) => d.day_number === day)?.available_activities,
-      {
-        field: 'activity_selections',
-        noun: 'Activity',
-        code: 'activity_not_available',
-        missing: 'is not an optional activity of this tour',
-      },
-    ).map(({ id, day, option }) => ({
-      activity_id: id,
-      day_number: day,
-      price_cents: option.priceCents,
-      activity_name: option.name,
-      location: option.location,
-    }));
-    const state = await this.save(s, { activitySelections });
-    await this.advance(state, STEP_AFTER.activities, input.advance);
-    return this.view(state);
+    offer: OfferWithProduct,
+    load: (c: OptionsContext, offer: OfferWithProduct) => Promise<D>,
+  ): Promise<D> {
+    return load({ db: this.db, scope, assetUrl: (path) => this.assetUrl(path) }, offer);
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Transfers
-
-  private async buildTransfers(scope: MarketScope, offer: OfferWithProduct) {
-    const [days, rows, exchange] = await Promise.all([
-      loadItineraryDays(this.db, offer.marketProductId),
-      supply.loadDayTransfers(this.db, offer.templateId, textsOf(scope)),
-      loadExchangeRates(this.db),
-    ]);
-    const currency = scope.market.currency.code;
-    const dayNumbers = [...new Set(rows.filter((r) => r.kind === 'upsell').map((r) => r.dayNumber))].sort(
-      (a, b) => a - b,
-    );
-    return dayNumbers.map((n) => {
-      const own = rows.filter((r) => r.dayNumber === n);
-      return {
-        day_number: n,
-        destination: days.find((d) => d.dayNumber === n)?.city ?? null,
-        included_transfers: own.filter((r) => r.kind === 'included').map((r) => ({ name: r.name })),
-        available_transfers: own
-          .filter((r) => r.kind === 'upsell')
-          .map((r) => ({
-            ...this.pricedExtra(r, currency, exchange),
-            vehicle_type: r.vehicleType,
-            duration_minutes: r.durationMinutes,
-          })),
-      };
-    });
-  }
-
-  async transferOptions(scope: MarketScope, offerId: number) {
-    const offer = await this.offerFor(scope, offerId, 'read');
-    const days = await this.buildTransfers(scope, offer);
+  /** What both options answers say of the offer (the transfers' also name the product page). */
+  private optionsSummary(scope: MarketScope, offer: OfferWithProduct) {
     const summary = this.offerSummary(scope, offer);
     return {
       offer_id: summary.offer_id,
@@ -617,6 +395,27 @@ export class CheckoutService {
       return_date: summary.return_date,
       pax_count: summary.pax_count,
       currency: summary.currency,
+    };
+  }
+
+  async activityOptions(scope: MarketScope, offerId: number) {
+    const offer = await this.offerFor(scope, offerId, 'read');
+    const days = await this.stepOptions(scope, offer, activityDays);
+    const { product_url: _, ...summary } = this.optionsSummary(scope, offer);
+    return {
+      ...summary,
+      days: days.map((d) => ({
+        ...d,
+        available_activities: d.available_activities.map(({ priceCents: _, location: __, ...a }) => a),
+      })),
+    };
+  }
+
+  async transferOptions(scope: MarketScope, offerId: number) {
+    const offer = await this.offerFor(scope, offerId, 'read');
+    const days = await this.stepOptions(scope, offer, transferDays);
+    return {
+      ...this.optionsSummary(scope, offer),
       days: days.map((d) => ({
         ...d,
         available_transfers: d.available_transfers.map(({ priceCents: _, location: __, ...t }) => t),
@@ -624,23 +423,49 @@ export class CheckoutService {
     };
   }
 
+  /** The session's offer's days of one kind of extra, with the session (for the selections). */
+  private async sessionDayExtras<D>(
+    scope: MarketScope,
+    token: string | undefined,
+    load: (c: OptionsContext, offer: OfferWithProduct) => Promise<D>,
+  ) {
+    const s = await this.requireSession(scope, token);
+    const offer = await this.offerFor(scope, s.state.offerId, 'session');
+    return { s, days: await this.stepOptions(scope, offer, load) };
+  }
+
+  async selectActivities(
+    scope: MarketScope,
+    token: string | undefined,
+    input: SelectionInput<{ activity_id: number; day_number: number }>,
+  ) {
+    const { s, days } = await this.sessionDayExtras(scope, token, activityDays);
+    const activitySelections = chooseDayExtras(
+      input.items.map((i) => ({ id: i.activity_id, day: i.day_number })),
+      (day) => days.find((d) => d.day_number === day)?.available_activities,
+      ACTIVITY_CHOICE,
+    ).map(({ id, day, option }) => ({
+      activity_id: id,
+      day_number: day,
+      price_cents: option.priceCents,
+      activity_name: option.name,
+      location: option.location,
+    }));
+    const state = await this.save(s, { activitySelections });
+    await this.advance(state, STEP_AFTER.activities, input.advance);
+    return this.view(state);
+  }
+
   async selectTransfers(
     scope: MarketScope,
     token: string | undefined,
     input: SelectionInput<{ transfer_id: number; day_number: number }>,
   ) {
-    const s = await this.requireSession(scope, token);
-    const offer = await this.offerFor(scope, s.state.offerId, 'session');
-    const days = await this.buildTransfers(scope, offer);
+    const { s, days } = await this.sessionDayExtras(scope, token, transferDays);
     const transferSelections = chooseDayExtras(
       input.items.map((i) => ({ id: i.transfer_id, day: i.day_number })),
       (day) => days.find((d) => d.day_number === day)?.available_transfers,
-      {
-        field: 'transfer_selections',
-        noun: 'Transfer',
-        code: 'transfer_not_available',
-        missing: 'is not available for that day',
-      },
+      TRANSFER_CHOICE,
     ).map(({ id, day, option }) => ({
       transfer_id: id,
       day_number: day,
@@ -693,59 +518,6 @@ export class CheckoutService {
   async tokenAbilities(token: string): Promise<string[] | null> {
     return repo.findTokenAbilities(this.db, sha256(token));
   }
-}
-
-/** API tokens, newest first (hashes never leave the repository). */
-export function listApiTokens(db: AppContext['database']['db']) {
-  return repo.listTokens(db);
-}
-
-/** Revokes a token: it stops authenticating at once. false when unknown or already revoked. */
-export function revokeApiToken(db: AppContext['database']['db'], id: number, at: Date): Promise<boolean> {
-  return repo.revokeToken(db, id, at);
-}
-
-/** Creates an API token; only its sha256 is stored, the token itself is returned once. */
-export async function createApiToken(
-  db: AppContext['database']['db'],
-  name: string,
-  abilities: string[],
-): Promise<{ id: number; token: string }> {
-  const token = `itn_${randomBytes(30).toString('base64url')}`;
-  const id = await repo.insertToken(db, name, sha256(token), abilities);
-  return { id, token };
-}
-
-interface DayExtraOption {
-  id: number;
-  name: string;
-  location: string | null;
-  priceCents: number | null;
-}
-
-/**
- * Checks chosen day extras (activities or transfers): no choice twice (400), each one an option of
- * its day (422 `code`) with a supplier price (422 too). Prices come from the options, never the client.
- */
-function chooseDayExtras<O extends DayExtraOption>(
-  items: { id: number; day: number }[],
-  optionsOfDay: (day: number) => O[] | undefined,
-  kind: { field: string; noun: string; code: string; missing: string },
-): { id: number; day: number; option: O & { priceCents: number } }[] {
-  const bag = new FieldErrorBag();
-  items.forEach((item, i) => {
-    const dup = items.findIndex((o, j) => j < i && o.id === item.id && o.day === item.day);
-    if (dup >= 0)
-      bag.add(`${kind.field}.${i}`, `The ${kind.noun.toLowerCase()} is already selected (selection ${dup}).`);
-  });
-  bag.throwIfAny(400);
-  return items.map(({ id, day }) => {
-    const option = optionsOfDay(day)?.find((o) => o.id === id);
-    const what = `${kind.noun} ${id} on day ${day}`;
-    if (!option) throw new AppError(422, kind.code, `${what} ${kind.missing}.`);
-    if (option.priceCents === null) throw new AppError(422, kind.code, `${what} has no price.`);
-    return { id, day, option: option as O & { priceCents: number } };
-  });
 }
 
 const perContext = new WeakMap<AppContext, { service: CheckoutService; close(): Promise<void> }>();

@@ -6,8 +6,8 @@ import type { AppContext } from '../../context.js';
 import type { Database, Db } from '../../db/database.js';
 import { RELAXED_CTE } from '../../db/relaxed-commit.js';
 import { checkoutSessions } from '../../db/schema/index.js';
+import { inTransaction } from '../../db/transaction.js';
 import { bookingParams, INSERT_BOOKING_CTE, type NewBooking } from '../bookings/service.js';
-import { inTransaction } from '../newsletter/repository.js';
 import type { ClientData, TravelerData } from './rules.js';
 
 export interface HotelSelection {

@@ -2,7 +2,7 @@
 // status `checkout` (the funnel); once its session has expired and no payment was started, it is
 // marked `abandoned` (kept for funnel statistics), and deleted after the retention period.
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { BookingStatus } from '../bookings/rules.js';
 
 /** bookings handled per statement, so one run never holds a long lock */

@@ -7,7 +7,7 @@ import { signIn } from '../../../test/support/admin.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { fieldErrors } from '../../../test/support/console-form.js';
 import { seedContentWorld } from '../../../test/support/content-doc.js';
-import type { Permission } from '../admin/permissions.js';
+import type { Permission } from '../../console/permissions.js';
 import { catalogRevisionOf } from '../catalog/import.js';
 import { saveContent } from './editor.js';
 

@@ -15,12 +15,12 @@ import {
   problemsToFields,
 } from '../../console/forms.js';
 import { field, guard, pageOf, sendPage } from '../../console/http.js';
+import { allows } from '../../console/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext, sectionTabs } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
 import { actionsFrom, permissionToChange, STATUS_ACTIONS } from '../admin/lifecycle.js';
-import { allows } from '../admin/permissions.js';
 import { readablePreviewHref } from '../operations/preview.js';
 import {
   type ContentSave,

@@ -5,17 +5,17 @@
 // (catalog revision + 'catalog:changed'). Each save checks the publishing rule and is audited.
 
 import type { FieldSpec } from '../../console/forms.js';
+import { assertAllowed, type Permission } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import type { RegionExperiences, Trailer } from '../../db/schema/content.js';
 import type { ImportProblem } from '../../import/section.js';
 import { AppError } from '../../platform/errors.js';
-import { auditChanges, importAndAudit, importDay } from '../admin/import-save.js';
 import { permissionToChange } from '../admin/lifecycle.js';
-import { assertAllowed, type Permission } from '../admin/permissions.js';
 import type { AdminActor } from '../admin/service.js';
 import { validateImport } from '../catalog/import.js';
+import { auditChanges, importAndAudit, importDay } from '../catalog/import-save.js';
 import { localeOf } from '../markets/rules.js';
-import type { ContentStatus } from './import.js';
+import type { ContentStatus } from './import-schema.js';
 import { contentForEditor } from './repository.js';
 
 export type RecordKind = 'region' | 'country' | 'about_us';

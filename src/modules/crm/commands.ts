@@ -4,8 +4,8 @@ import type { CliContext, Command, OptionSpec, ParsedArgs } from '../../platform
 import { AppError } from '../../platform/errors.js';
 import type { Queue } from '../../platform/queue.js';
 import { PgBossQueue } from '../../platform/queue-pgboss.js';
-import { leadIdsAfter } from '../leads/repository.js';
-import { type Subscriber, setCrmPersonId, subscriberIdsAfter, subscribersAfter } from '../newsletter/repository.js';
+import { leadIdsAfter } from '../leads/api.js';
+import { type Subscriber, setCrmPersonId, subscriberIdsAfter, subscribersAfter } from '../newsletter/api.js';
 import { dispatcher, dispatchRecords } from './monitor.js';
 import { CrmError, type CrmPerson } from './pipedrive.js';
 import {

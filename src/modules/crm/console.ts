@@ -4,12 +4,12 @@
 // and the marketing mirror's failures. Every action calls the CRM service and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { field, fields, guard, pageOf, sendPage } from '../../console/http.js';
+import { allows, assertAllowed } from '../../console/permissions.js';
 import { badge, csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import type { CrmSyncStatus } from '../../db/schema/crm.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
-import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { latestSyncStates, type MarketingSyncState } from '../marketing/sync-state.js';
 import { dispatchRecords, type SyncModel } from './monitor.js';

@@ -2,8 +2,9 @@
 // two modes: the initial delivery, and phone-only, which only fills an empty CRM phone.
 import type { DispatchOptions, JobDefinition, JobOutcome, Queue } from '../../platform/queue.js';
 import { outcome } from '../../platform/queue.js';
-import { findSubscriber, type Subscriber, setCrmPersonId } from '../newsletter/repository.js';
+import { findSubscriber, type NewsletterMirror, type Subscriber, setCrmPersonId } from '../newsletter/api.js';
 import { CONSENT_FIELDS, type CrmPerson } from './pipedrive.js';
+import { recordsFor } from './repository.js';
 import { consentDate } from './rules.js';
 import {
   applyEvent,
@@ -58,11 +59,12 @@ export function newsletterCrmDispatchOptions(payload: NewsletterCrmPayload): Dis
  * The CRM entry for the newsletter's mirror list (src/modules/newsletter/mirrors.ts):
  * `newsletterCrmMirror(ctx)` beside the marketing one.
  */
-export function newsletterCrmMirror(deps: CrmDeps): {
-  job: JobDefinition<NewsletterCrmPayload>;
-  uniqueKey(payload: NewsletterCrmPayload): string | undefined;
-} {
-  return { job: newsletterCrmSyncJob(deps), uniqueKey: (p) => newsletterCrmDispatchOptions(p).uniqueKey };
+export function newsletterCrmMirror(deps: CrmDeps): NewsletterMirror {
+  return {
+    job: newsletterCrmSyncJob(deps),
+    uniqueKey: (p) => newsletterCrmDispatchOptions(p).uniqueKey,
+    states: (db, ids) => recordsFor(db, 'newsletter_subscriber', ids),
+  };
 }
 
 export function dispatchNewsletterCrmSync(

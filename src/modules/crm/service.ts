@@ -9,7 +9,7 @@ import type { CrmModelType } from '../../db/schema/crm.js';
 import { type Clock, systemClock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { type JobOutcome, outcome } from '../../platform/queue.js';
-import { clientIdsByEmail } from '../checkout/repository.js';
+import { clientIdsByEmail } from '../checkout/api.js';
 import { countEvent, notifyAdmins } from '../ops/alerts.js';
 import { CrmError, type FieldKeyCache, PipedriveClient } from './pipedrive.js';
 import {

@@ -1,6 +1,6 @@
 // The exchange-rates.sync task for src/tasks.ts: daily at 16:30 UTC, after the ECB publishes
 // (around 16:00 CET on working days); `npm run task -- exchange-rates.sync` runs it now.
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { syncExchangeRates } from './service.js';
 
 export const EXCHANGE_RATES_CRON = '30 16 * * *';

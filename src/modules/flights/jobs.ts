@@ -31,6 +31,7 @@ import * as repo from './repository.js';
 import {
   domesticSearch,
   type FailureMetadata,
+  FLIGHTS_QUEUE,
   type FlightLeg,
   type FlightSegment,
   findMatchingFare,
@@ -50,7 +51,6 @@ export interface RetrieveReservationPayload {
   flightBookingId: number;
 }
 
-export const FLIGHTS_QUEUE = 'flights';
 export const LEG_JOB = {
   tries: 3,
   timeoutSeconds: 420,

@@ -7,10 +7,10 @@ import type { AppContext } from '../../context.js';
 import { formatCents } from '../../platform/money.js';
 import { type JobDefinition, outcome } from '../../platform/queue.js';
 import * as notifications from '../notifications/service.js';
-import { FLIGHTS_QUEUE } from './jobs.js';
 import { FlightProviderError } from './provider.js';
 import { flightProvider } from './providers.js';
 import * as repo from './repository.js';
+import { FLIGHTS_QUEUE } from './rules.js';
 
 export interface CancelOrdersPayload {
   bookingId: number;

@@ -14,6 +14,9 @@ import {
   type VerifiedFare,
 } from './provider.js';
 
+/** The queue every flight job runs on (leg bookings, rebookings, order cancellations). */
+export const FLIGHTS_QUEUE = 'flights';
+
 /** Flight segment object of the contract (flight_selection.outbound / inbound, cached route). */
 export interface FlightSegment {
   departure_date: string;

@@ -3,11 +3,11 @@
 // The delete calls the same deleteLeads use case as the API and writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fields, guard, pageOf, sendPage } from '../../console/http.js';
+import { actionsFor, allows, assertAllowed } from '../../console/permissions.js';
 import { csrfField, layout, notice, type PageContext, pager, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { type Html, html } from '../../platform/html.js';
-import { actionsFor, allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import type { Lead } from './repository.js';
 import { deleteLeads, leadById, leadPage } from './service.js';

@@ -1,6 +1,6 @@
 // Scheduled tasks of the mail outbox: delivery every minute, and the listing on demand.
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { deliverOutbox, outboxList } from './service.js';
 
 export function tasks(_ctx: AppContext): Task[] {

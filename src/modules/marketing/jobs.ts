@@ -4,13 +4,12 @@
 // existing contact, nothing else. Unconfigured: skipped without failure.
 import type { AppContext } from '../../context.js';
 import { type JobDefinition, type JobOutcome, outcome } from '../../platform/queue.js';
-import type { MirrorPayload } from '../newsletter/mirrors.js';
-import { type Subscriber, SubscriberRepository } from '../newsletter/repository.js';
-import { splitName } from '../newsletter/rules.js';
+import { type NewsletterMirror, type Subscriber, SubscriberRepository } from '../newsletter/api.js';
+import { type MirrorPayload, splitName } from '../newsletter/rules.js';
 import { ActiveCampaignClient, MarketingApiError } from './client.js';
 import { accountPace } from './pacing.js';
 import { RemoteIdCache } from './repository.js';
-import { recordingOutcomes } from './sync-state.js';
+import { recordingOutcomes, syncStatesFor } from './sync-state.js';
 
 /**
  * What the job needs of the process (an AppContext fits; so does a CLI's context). `rateLimits`:
@@ -83,6 +82,11 @@ export function marketingSyncJob(deps: MarketingDeps, opts: { timeoutMs?: number
 }
 
 /** Every job class of the marketing module. */
+/** The marketing entry of the newsletter's mirrors (no unique window: the job is an idempotent upsert). */
+export function marketingMirror(deps: MarketingDeps): NewsletterMirror {
+  return { job: marketingSyncJob(deps), uniqueKey: () => undefined, states: syncStatesFor };
+}
+
 export function jobs(deps: MarketingDeps): JobDefinition<any>[] {
   return [marketingSyncJob(deps)];
 }

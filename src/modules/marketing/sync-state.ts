@@ -2,11 +2,11 @@
 // operators see failures in the console (the CRM has its sync records; this is the same idea for
 // ActiveCampaign, without the monitor actions: a failed marketing sync is retried by dispatching).
 import { eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/database.js';
 import { marketingSyncStates } from '../../db/schema/index.js';
 import type { JobDefinition, JobOutcome } from '../../platform/queue.js';
-import type { MirrorPayload } from '../newsletter/mirrors.js';
-import type { MarketingDeps } from './jobs.js';
+import type { MirrorPayload } from '../newsletter/rules.js';
 
 export type MarketingSyncState = typeof marketingSyncStates.$inferSelect;
 
@@ -56,7 +56,7 @@ export async function syncStateOf(db: DbOrTx, subscriberId: number): Promise<Mar
 
 /** The sync job, recording the outcome of each try (and Failed when the tries are used up). */
 export function recordingOutcomes(
-  deps: MarketingDeps,
+  deps: Pick<AppContext, 'database' | 'log' | 'clock'>,
   def: JobDefinition<MirrorPayload>,
 ): JobDefinition<MirrorPayload> {
   const save = (payload: MirrorPayload, state: { status: string; error: string | null }, attempt: number) =>

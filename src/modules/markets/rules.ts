@@ -1,6 +1,5 @@
 // Market resolution: letters-only, case-insensitive segments; market first, then language.
 import { AppError } from '../../platform/errors.js';
-import { textLanguages } from '../catalog/rules.js';
 import type { Market } from './repository.js';
 
 export interface MarketScope {
@@ -74,4 +73,13 @@ export function airportsIn(
     const pick = (field: 'name' | 'city') => langs.map((l) => a.texts[l]?.[field]).find((v) => v != null) ?? a[field];
     return { iata_code: a.iata_code, name: pick('name'), city: pick('city'), is_primary: a.is_primary };
   });
+}
+
+/**
+ * The languages a supply text (activity, hotel, transfer, airport) is looked up in, in order: the
+ * requested language, the market's default language, English. A field none of them has comes from
+ * the base row (docs/decisions.md, "Supply translations").
+ */
+export function textLanguages(lang: string, defaultLanguage?: string): string[] {
+  return [...new Set([lang, defaultLanguage ?? lang, 'en'].map((l) => l.toLowerCase()))];
 }

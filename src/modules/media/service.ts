@@ -4,11 +4,11 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import type { MediaConfig } from '../../config.js';
+import { allows, type Permission } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { projectPath } from '../../platform/paths.js';
 import { assetUrl } from '../../platform/urls.js';
-import { allows, type Permission } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { recentUploads as listRecent, recordUpload } from './repository.js';
 import { cacheControlOf, checkStoragePath, checkUpload, uploadPath } from './rules.js';

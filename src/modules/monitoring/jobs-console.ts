@@ -3,12 +3,12 @@
 // a fresh set of tries) and Delete, each written to the audit log.
 import type { FastifyInstance } from 'fastify';
 import { guard, pageOf, sendPage } from '../../console/http.js';
+import { allows, assertAllowed } from '../../console/permissions.js';
 import { csrfField, layout, notice, type PageContext, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
 import { html } from '../../platform/html.js';
 import { type FailedJob, PgBossQueue } from '../../platform/queue-pgboss.js';
-import { allows, assertAllowed } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 
 function pgBoss(ctx: AppContext): PgBossQueue {

@@ -2,20 +2,19 @@
 // first, searchable, with their consent and the state of the CRM and marketing mirrors.
 import type { FastifyInstance } from 'fastify';
 import { guard, pageOf, sendPage } from '../../console/http.js';
+import { allows } from '../../console/permissions.js';
 import { badge, layout, type PageContext, pager, when } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { html } from '../../platform/html.js';
-import { allows } from '../admin/permissions.js';
-import { recordsFor, type SyncRecord } from '../crm/repository.js';
-import { type MarketingSyncState, syncStatesFor } from '../marketing/sync-state.js';
+import { type MirrorState, newsletterMirrors } from './mirrors.js';
 import { findSubscriber, type Subscriber, subscriberPage } from './repository.js';
 
 const PER_PAGE = 25;
 
 interface Row {
   s: Subscriber;
-  crm?: SyncRecord;
-  marketing?: MarketingSyncState;
+  crm?: MirrorState;
+  marketing?: MirrorState;
 }
 
 function subscribersPage(p: PageContext, rows: Row[], q: string, page: number, total: number): string {
@@ -63,9 +62,10 @@ export async function subscriberConsoleRoutes(app: FastifyInstance, ctx: AppCont
       ? { rows: [one], total: 1 }
       : await subscriberPage(ctx.database.db, page, PER_PAGE, q || undefined);
     const ids = data.rows.map((s) => s.id);
+    const mirrors = newsletterMirrors(ctx);
     const [crm, marketing] = await Promise.all([
-      recordsFor(ctx.database.db, 'newsletter_subscriber', ids),
-      syncStatesFor(ctx.database.db, ids),
+      mirrors.crm.states(ctx.database.db, ids),
+      mirrors.marketing.states(ctx.database.db, ids),
     ]);
     const rows = data.rows.map((s) => ({ s, crm: crm.get(s.id), marketing: marketing.get(s.id) }));
     return sendPage(reply, subscribersPage(pageOf(request), rows, q, page, data.total));

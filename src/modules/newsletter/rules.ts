@@ -3,6 +3,13 @@
 import { domainToASCII } from 'node:url';
 import type { FieldErrors } from '../../platform/errors.js';
 
+/** A mirror job's payload (the CRM and the marketing sync): ids only, the job re-reads the row. */
+export interface MirrorPayload {
+  subscriberId: number;
+  /** only fill an empty phone on an existing remote contact */
+  phoneOnly: boolean;
+}
+
 export const NEWSLETTER_MARKETS = ['es', 'de', 'us', 'uk', 'ca'] as const;
 export type NewsletterMarket = (typeof NEWSLETTER_MARKETS)[number];
 

@@ -1,9 +1,10 @@
 // Newsletter use cases: subscribe (store once by email, mirror downstream through queued jobs).
 import type { AppContext } from '../../context.js';
+import { inTransaction, type Transaction, withSavepoint } from '../../db/transaction.js';
 import { validationError } from '../../platform/errors.js';
 import type { MailDomainCheck } from './mail-domain.js';
 import { type NewsletterMirror, newsletterMirrors } from './mirrors.js';
-import { inTransaction, SubscriberRepository, type Transaction, withSavepoint } from './repository.js';
+import { SubscriberRepository } from './repository.js';
 import { mailDomain, messages, parseSubscribe } from './rules.js';
 
 export interface SubscribeResult {
@@ -23,7 +24,8 @@ export class NewsletterService {
   }
 
   private get mirrors(): NewsletterMirror[] {
-    this.mirrorList ??= newsletterMirrors(this.ctx);
+    // the CRM first, then marketing, as before
+    this.mirrorList ??= [newsletterMirrors(this.ctx).crm, newsletterMirrors(this.ctx).marketing];
     return this.mirrorList;
   }
 

@@ -2,10 +2,10 @@
 // marking one or all read. Read state is per admin user; marking writes the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { guard, pageOf, sendPage } from '../../console/http.js';
+import { assertAllowed, type Permission } from '../../console/permissions.js';
 import { bell } from '../../console/views.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { assertAllowed, type Permission } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import * as repo from './repository.js';
 import { notificationsPage } from './views.js';

@@ -1,6 +1,6 @@
 // The offers.generate task for src/tasks.ts: every 15 minutes; `npm run task -- offers.generate`
 // runs it now (--as-of=YYYY-MM-DD sets its "today").
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { generateOffers } from './service.js';
 
 export const OFFERS_GENERATE_CRON = '*/15 * * * *';

@@ -3,9 +3,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dateField, type FilterErrors, rangeOrder } from '../../console/filters.js';
 import { guard, pageOf, sendPage } from '../../console/http.js';
+import { allows } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/errors.js';
-import { allows } from '../admin/permissions.js';
 import { filterOf } from '../bookings/console.js';
 import { type DepartureFilter, departure, departureProducts, listDepartures } from './departures.js';
 import { departurePage, departuresPage } from './departures-page.js';

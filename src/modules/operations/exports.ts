@@ -5,8 +5,8 @@
 // (checked again here) and writes an audit row before the first byte.
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { assertAllowed, type Permission } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
-import { assertAllowed, type Permission } from '../admin/permissions.js';
 import { type AdminActor, audit } from '../admin/service.js';
 import { type BookingFilter, bookingExportBatch } from '../bookings/search.js';
 import type { Departure } from './departures.js';

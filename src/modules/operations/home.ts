@@ -1,10 +1,11 @@
 // The console's home, "the day at a glance": what was sold, taken and refunded today, in 7 and in
 // 30 days (per currency), the work waiting, and the last 30 days per day; each part only for the
 // admin whose permissions show its records. Every figure carries the list address of its records.
+
+import { allows, type Grant } from '../../console/permissions.js';
 import type { AppContext } from '../../context.js';
 import { addDays } from '../../platform/clock.js';
 import { formatCents, toCents } from '../../platform/money.js';
-import { allows, type Grant } from '../admin/permissions.js';
 import { failedJobCount } from '../monitoring/jobs-console.js';
 import type { ChartDay } from './chart.js';
 import { remembered } from './memo.js';

@@ -8,20 +8,7 @@ import type { AppContext } from '../../context.js';
 import { DeadlineExceeded, withDeadline } from './deadline.js';
 import { HealthNotifier } from './notifications.js';
 import { insertHealthResults } from './repository.js';
-import { diskStatus, type HealthStatus, usedPercent } from './rules.js';
-
-export interface CheckResult {
-  name: string;
-  status: HealthStatus;
-  message?: string;
-  meta?: Record<string, unknown>;
-}
-
-export interface HealthReport {
-  batch: string;
-  finishedAt: Date;
-  checkResults: CheckResult[];
-}
+import { type CheckResult, diskStatus, type HealthReport, usedPercent } from './rules.js';
 
 /** What the checks measure outside our code; tests replace single probes. */
 export interface HealthProbes {

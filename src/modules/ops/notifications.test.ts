@@ -6,8 +6,8 @@ import type { AppContext } from '../../context.js';
 import { connectPostgres } from '../../db/database.js';
 import { opsNotificationThrottles } from '../../db/schema/index.js';
 import { allTasks, runTask } from '../../tasks.js';
-import type { HealthReport } from './health.js';
 import { HealthNotifier } from './notifications.js';
+import type { HealthReport } from './rules.js';
 
 const MINUTE = 60_000;
 

@@ -4,8 +4,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.js';
 import { withDeadline } from './deadline.js';
-import type { HealthReport } from './health.js';
 import { claimThrottle, releaseThrottle } from './repository.js';
+import type { HealthReport } from './rules.js';
 
 export const HEALTH_NOTIFICATION_KEY = 'health:failed';
 export const HEALTH_NOTIFICATION_INTERVAL_MS = 60 * 60 * 1000;

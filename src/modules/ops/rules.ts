@@ -77,6 +77,19 @@ export function deploymentInput(body: DeploymentBody): DeploymentInput {
 
 export type HealthStatus = 'ok' | 'warning' | 'failed';
 
+export interface CheckResult {
+  name: string;
+  status: HealthStatus;
+  message?: string;
+  meta?: Record<string, unknown>;
+}
+
+export interface HealthReport {
+  batch: string;
+  finishedAt: Date;
+  checkResults: CheckResult[];
+}
+
 export const DISK_WARNING_PERCENT = 70;
 export const DISK_FAILED_PERCENT = 90;
 

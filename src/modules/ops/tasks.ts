@@ -1,7 +1,7 @@
 // Scheduled tasks of the ops module: the health checks every minute in the workers, so a failure
 // is noticed (and its throttled e-mail sent) with nobody polling /health.
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { healthMonitorOf } from './health.js';
 
 export const HEALTH_CHECK_TASK = 'ops.health-check';

@@ -9,7 +9,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { roundToMinorUnit } from '../../platform/minor-units.js';
 import { formatCents, toCents } from '../../platform/money.js';
-import { insertAudit } from '../admin/repository.js';
+import { insertAudit } from '../admin/api.js';
 import { lockBooking } from '../bookings/service.js';
 import * as notifications from '../notifications/service.js';
 import type { PaymentGateway } from './gateway.js';

@@ -1,7 +1,7 @@
 // Scheduled tasks of the payments module: the reconciliation of intents nobody finished and the
 // release of expired seat holds (both ask the gateway before anything is released).
 import type { AppContext } from '../../context.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 import { paymentSettlementOf } from './settlement.js';
 
 const summary = (counts: Record<string, number>) =>

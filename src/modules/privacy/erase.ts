@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { privacyErasures } from '../../db/schema/index.js';
-import type { Task } from '../../tasks.js';
+import type { Task } from '../../platform/tasks.js';
 
 export interface ErasureCounts {
   newsletter_subscribers: number;

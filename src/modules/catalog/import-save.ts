@@ -3,8 +3,8 @@
 // clock, every cache dropped through the app's events), then one audit row of what changed. A
 // refused document writes nothing and no audit row.
 import type { AppContext } from '../../context.js';
-import { type ImportResult, type RecordChange, runImport } from '../catalog/import.js';
-import { type AdminActor, type AuditEntry, audit } from './service.js';
+import { type AdminActor, type AuditEntry, audit } from '../admin/service.js';
+import { type ImportResult, type RecordChange, runImport } from './import.js';
 
 type Ctx = Pick<AppContext, 'database' | 'clock' | 'events'>;
 

@@ -6,8 +6,8 @@ import { createTestDatabase } from '../../../test/support/db.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { type CliContext, parseArgs } from '../../platform/cli.js';
-import { MARKETING_JOB, MARKETING_QUEUE } from '../marketing/jobs.js';
 import { commands } from './commands.js';
+import { MARKETING_JOB, MARKETING_QUEUE } from './jobs.js';
 
 let database: Database;
 const configured = testConfig({

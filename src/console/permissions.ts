@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../platform/errors.js';
 
 // The admin permission model: each admin resource lists the abilities it offers, and a
 // permission is named `{ability}_{resource}` (view_lead, delete_lead). Admin screens ask
@@ -84,6 +84,24 @@ export function isPermission(name: string): name is Permission {
 export interface Grant {
   superAdmin?: boolean;
   permissions: Iterable<string>;
+}
+
+/** The signed-in admin a request acts as (the admin module's users, roles and sessions). */
+export interface AdminActor {
+  userId: number;
+  email: string;
+  name: string;
+  roles: string[];
+  grant: Grant;
+  ip?: string;
+  /** sha256 of the acting browser's session id (kept when the admin changes their own password) */
+  sessionHash?: string;
+}
+
+/** A live console session: who, and the CSRF token its forms carry. */
+export interface ResolvedSession {
+  actor: AdminActor;
+  csrfToken: string;
 }
 
 export function allows(grant: Grant, permission: Permission): boolean {

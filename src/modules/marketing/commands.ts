@@ -1,4 +1,4 @@
-// Operator commands of the newsletter module.
+// Operator commands of the marketing module.
 //   marketing:sync-subscribers [--limit=500] [--dry-run]
 //     queues the marketing sync for subscribers without a marketing contact id, lowest id first,
 //     one second apart. Guard order: dry run (report, exit 0); nothing pending (exit 0);
@@ -6,8 +6,8 @@
 import type { Command } from '../../platform/cli.js';
 import { systemClock } from '../../platform/clock.js';
 import { PgBossQueue } from '../../platform/queue-pgboss.js';
-import { marketingConfigured, marketingSyncJob } from '../marketing/jobs.js';
-import { SubscriberRepository } from './repository.js';
+import { SubscriberRepository } from '../newsletter/api.js';
+import { marketingConfigured, marketingSyncJob } from './jobs.js';
 
 /** Rows read per query: memory stays flat however many subscribers wait. */
 const BATCH = 500;
