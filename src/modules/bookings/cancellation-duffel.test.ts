@@ -10,6 +10,7 @@ import { type FakeStripe, startFakeStripe } from '../../../test/fakes/stripe.js'
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { type CheckoutCatalog, seedCheckoutCatalog } from '../../../test/support/checkout-fixture.js';
 import { insertPaidBooking, liveSelection } from '../../../test/support/flight-booking.js';
+import { runTaskCommand } from '../../../test/support/task-cli.js';
 import { waitFor } from '../../../test/support/wait.js';
 import { bookings } from '../../db/schema/index.js';
 import { scheduleBalance } from '../balance/service.js';
@@ -20,6 +21,7 @@ import * as notifications from '../notifications/service.js';
 import * as paymentRecords from '../payments/repository.js';
 import { paymentSettlementOf } from '../payments/settlement.js';
 import { bookAllFlights } from './flight-booking.js';
+import { transition } from './status.js';
 
 let duffel: FakeDuffel;
 let stripe: FakeStripe;
@@ -162,5 +164,28 @@ describe('cancelling a flights-confirmed booking', () => {
       20_000,
     );
     expect(b.orders.every((o) => o.cancelled_at)).toBe(true);
+  });
+
+  it('a process that died before queuing the order cancellation: the hourly task queues it again, once', async () => {
+    const b = await flightsConfirmed();
+    // what the cancel's transaction commits, without the job it queues after the commit
+    expect(
+      await transition(t.database.db, b.id, ['flights_confirmed'], 'cancelled', { cancelled_by: 'organiser' }),
+    ).toBe(true);
+    expect((await flights.flightBookingsOf(t.database.db, b.id)).map((l) => l.status)).not.toContain('cancelled');
+
+    const run = await runTaskCommand(t, ['bookings.cancel-flight-orders']);
+    expect(run.code).toBe(0);
+    await waitFor(
+      async () => (await flights.flightBookingsOf(t.database.db, b.id)).every((l) => l.status === 'cancelled'),
+      20_000,
+    );
+    const creations = duffel.requests.filter(
+      (r) => r.op === 'create_order_cancellation' && b.orders.some((o) => o.id === r.body?.data?.order_id),
+    );
+    expect(creations).toHaveLength(2);
+    // nothing left to cancel: a second run queues nothing for this booking
+    const again = await runTaskCommand(t, ['bookings.cancel-flight-orders']);
+    expect(again.lines.join('\n')).toContain('0 booking(s) with flight orders still booked');
   });
 });

@@ -28,7 +28,7 @@ import {
   type CancelledBy,
   quoteCancellation,
 } from './cancellation-rules.js';
-import { type BookingRow, findBooking, lockBooking } from './repository.js';
+import { type BookingRow, cancelledSince, findBooking, lockBooking } from './repository.js';
 import { transition } from './status.js';
 
 export interface CancellationActor {
@@ -195,4 +195,23 @@ async function mailCancellation(tx: DbOrTx, ctx: AppContext, booking: BookingRow
     },
     at: ctx.clock.now(),
   });
+}
+
+/**
+ * The order cancellations a cancel could not queue: the job is queued after the cancel's
+ * transaction commits, so a process that dies in between leaves a cancelled booking whose flight
+ * orders are still booked at the provider (and the customer already refunded). Every booking
+ * cancelled in the last `days` days that still has a leg not cancelled gets the job again; its
+ * unique key keeps a job already queued from running twice.
+ */
+export async function sweepOrderCancellations(ctx: AppContext, now: Date, days = 30): Promise<{ queued: number }> {
+  const db = ctx.database.db;
+  let queued = 0;
+  for (const id of await cancelledSince(db, new Date(now.getTime() - days * 86_400_000))) {
+    const legs = await flights.flightBookingsOf(db, id);
+    if (!legs.some((l) => l.status !== 'cancelled')) continue;
+    await dispatchOrderCancellations(ctx, id);
+    queued += 1;
+  }
+  return { queued };
 }

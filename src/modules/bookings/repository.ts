@@ -1,7 +1,7 @@
 // SQL of the booking record and what is the booking's: the row itself (created by a checkout
 // start, finalized after the deposit), its status and the record of every status move, its
 // passengers and upsells. Other modules use these through the bookings service (service.ts).
-import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { RELAXED_CTE } from '../../db/relaxed-commit.js';
 import {
@@ -308,4 +308,14 @@ export async function cancelSupplierConfirmations(
         eq(supplierConfirmations.dayStart, day),
       ),
     );
+}
+
+/** Bookings that moved to `cancelled` at or after `since` (once each, oldest first). */
+export async function cancelledSince(db: DbOrTx, since: Date): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ id: bookingStatusTransitions.bookingId })
+    .from(bookingStatusTransitions)
+    .where(and(eq(bookingStatusTransitions.toStatus, 'cancelled'), gte(bookingStatusTransitions.createdAt, since)))
+    .orderBy(asc(bookingStatusTransitions.bookingId));
+  return rows.map((r) => r.id);
 }

@@ -1,7 +1,9 @@
 // Scheduled tasks of the booking after the sale: reminding suppliers who have not answered a
-// confirmation request, and completing confirmed trips that are over.
+// confirmation request, completing confirmed trips that are over, and cancelling at the provider
+// the flight orders a cancellation could not queue.
 import type { AppContext } from '../../context.js';
 import type { Task } from '../../platform/tasks.js';
+import { sweepOrderCancellations } from './cancellation.js';
 import { completeTrips, remindSuppliers } from './supplier-confirmations.js';
 
 export function tasks(_ctx: AppContext): Task[] {
@@ -24,6 +26,17 @@ export function tasks(_ctx: AppContext): Task[] {
       async run(ctx, run) {
         const r = await completeTrips(ctx, run.asOf);
         return { ok: true, message: `${r.completed} booking(s) completed` };
+      },
+    },
+    {
+      name: 'bookings.cancel-flight-orders',
+      describe:
+        'queue again the flight order cancellations of bookings cancelled in the last 30 days whose legs are still booked',
+      cron: '20 * * * *',
+      timeoutSeconds: 300,
+      async run(ctx) {
+        const r = await sweepOrderCancellations(ctx, ctx.clock.now());
+        return { ok: true, message: `${r.queued} booking(s) with flight orders still booked` };
       },
     },
   ];
