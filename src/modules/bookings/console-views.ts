@@ -45,6 +45,7 @@ export function bookingsPage(
   const hidden: [string, string | undefined, string][] = [
     ['stage', f.stage, 'sold bookings only'],
     ['balance', f.balance, f.balance === 'due_7' ? 'balance due within 7 days' : 'balance overdue'],
+    ['supplier', f.supplier, f.supplier === 'pending' ? 'a supplier has not answered yet' : 'a supplier declined'],
     ['paid_from', f.paidFrom, `money taken from ${f.paidFrom}`],
     ['paid_to', f.paidTo, `money taken until ${f.paidTo}`],
     ['refunded_from', f.refundedFrom, `money refunded from ${f.refundedFrom}`],

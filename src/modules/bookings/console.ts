@@ -61,6 +61,7 @@ export function filterOf(
     refundedTo: dateField(query.refunded_to, 'refunded_to', 'Refunded to', errors),
     stage: choiceField(query.stage, 'stage', 'Stage', ['sold'] as const, errors),
     balance: choiceField(query.balance, 'balance', 'Balance', ['due_7', 'overdue'] as const, errors),
+    supplier: choiceField(query.supplier, 'supplier', 'Supplier', ['pending', 'declined'] as const, errors),
     today: opts.today,
     sort: (query.sort && query.sort in SORTS ? query.sort : 'newest') as SortName,
     page: Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1)),

@@ -28,6 +28,8 @@ export interface BookingFilter {
   stage?: 'sold';
   /** balance due within 7 days of `today`, or overdue on `today` */
   balance?: 'due_7' | 'overdue';
+  /** not cancelled, with a supplier confirmation still requested (pending) or declined */
+  supplier?: 'pending' | 'declined';
   /** money taken (a succeeded deposit or balance charge) on these UTC days, inclusive */
   paidFrom?: string;
   paidTo?: string;
@@ -86,6 +88,13 @@ function conditionsOf(f: Omit<BookingFilter, 'sort' | 'page'>): { where: string[
              AND due_date >= ${today}::date AND due_date <= ${today}::date + 7)`
         : `b.id IN (SELECT booking_id FROM booking_balances WHERE status = 'overdue'
              OR (status IN ('scheduled', 'retrying') AND due_date < ${today}::date))`,
+    );
+  }
+  if (f.supplier) {
+    // the home's "work waiting" counts the same bookings (operations/repository.ts bookingWork)
+    const status = f.supplier === 'pending' ? 'requested' : 'declined';
+    where.push(
+      `b.status <> 'cancelled' AND b.id IN (SELECT booking_id FROM supplier_confirmations WHERE status = '${status}')`,
     );
   }
   if (f.paidFrom || f.paidTo) {

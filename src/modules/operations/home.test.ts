@@ -13,6 +13,7 @@ import {
   mailOutbox,
   marketingSyncStates,
   newsletterSubscribers,
+  supplierConfirmations,
 } from '../../db/schema/index.js';
 import { leadCrmPushJob } from '../leads/jobs.js';
 
@@ -159,6 +160,30 @@ describe('the day at a glance', () => {
     await balance(b.id, 'scheduled', '2026-07-01'); // later
     await balance(c.id, 'overdue', '2026-06-01');
     await balance(f.id, 'retrying', '2026-06-10'); // past its due date: overdue
+    // supplier confirmations: c waits for two suppliers (one answered), b has one declined; the
+    // cancelled booking g's open request is no work
+    const g = await booking('cancelled', '2026-04-01T12:00:00Z', '400.00'); // before every window
+    const confirmation = (bookingId: number, serviceId: number, status: string) => ({
+      bookingId,
+      serviceType: 'hotel',
+      serviceId,
+      serviceName: `Hotel ${serviceId}`,
+      dayStart: 1,
+      dayEnd: 2,
+      serviceDate: '2026-08-14',
+      status,
+      requestedAt: new Date('2026-06-10T10:00:00Z'),
+    });
+    await t.database.db
+      .insert(supplierConfirmations)
+      .values([
+        confirmation(c.id, 1, 'requested'),
+        confirmation(c.id, 2, 'requested'),
+        confirmation(c.id, 3, 'confirmed'),
+        confirmation(b.id, 4, 'declined'),
+        confirmation(b.id, 5, 'confirmed'),
+        confirmation(g.id, 6, 'requested'),
+      ]);
     const [s1, s2] = await t.database.db
       .insert(newsletterSubscribers)
       .values(
@@ -234,6 +259,8 @@ describe('the day at a glance', () => {
       { href: '/admin/bookings?status=flight_booking_failed', text: '1 Bookings with failed flight legs' },
       { href: '/admin/bookings?balance=due_7', text: '1 Balances due in 7 days' },
       { href: '/admin/bookings?balance=overdue', text: '2 Balances overdue' },
+      { href: '/admin/bookings?supplier=pending', text: '1 Bookings waiting for a supplier' },
+      { href: '/admin/bookings?supplier=declined', text: '1 Bookings with a declined supplier' },
       { href: '/admin/sync?model=newsletter_subscriber&status=Failed', text: '1 Failed CRM syncs of subscribers' },
       { href: '/admin/sync?model=lead&status=Failed', text: '2 Failed CRM syncs of leads' },
       { href: '/admin/sync#marketing', text: '1 Marketing syncs failing or retried' },
@@ -270,6 +297,8 @@ describe('the day at a glance', () => {
     expect(await list('/admin/bookings?status=pending_flight_booking')).toEqual([a.reference]);
     expect(await list('/admin/bookings?balance=due_7')).toEqual([a.reference]);
     expect(await list('/admin/bookings?balance=overdue')).toEqual([c.reference, f.reference].sort());
+    expect(await list('/admin/bookings?supplier=pending')).toEqual([c.reference]);
+    expect(await list('/admin/bookings?supplier=declined')).toEqual([b.reference]);
   });
 
   it("shows only the figures the admin's permissions cover", async () => {

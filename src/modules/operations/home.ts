@@ -121,6 +121,16 @@ export async function homeFigures(ctx: AppContext, grant: Grant): Promise<HomeFi
       },
       { label: 'Balances due in 7 days', count: work.balancesDue7, href: '/admin/bookings?balance=due_7' },
       { label: 'Balances overdue', count: work.balancesOverdue, href: '/admin/bookings?balance=overdue' },
+      {
+        label: 'Bookings waiting for a supplier',
+        count: work.suppliersPending,
+        href: '/admin/bookings?supplier=pending',
+      },
+      {
+        label: 'Bookings with a declined supplier',
+        count: work.suppliersDeclined,
+        href: '/admin/bookings?supplier=declined',
+      },
     );
   }
   if (sync) {

@@ -66,11 +66,17 @@ export interface BookingWork {
   failedLegs: number;
   balancesDue7: number;
   balancesOverdue: number;
+  suppliersPending: number;
+  suppliersDeclined: number;
 }
 
 /** Bookings waiting for someone: flights to book, failed legs, balances due soon or overdue. */
 /** Counts stop here: past it the home says "1000+" (the list shows them all). */
 export const WORK_COUNT_CAP = 1000;
+
+/** bookings not cancelled with a supplier confirmation in this status (as the bookings list's `supplier` filter) */
+const supplierWork = (status: 'requested' | 'declined') =>
+  `bookings b WHERE b.status <> 'cancelled' AND b.id IN (SELECT booking_id FROM supplier_confirmations WHERE status = '${status}')`;
 
 export async function bookingWork(database: Database, today: string): Promise<BookingWork> {
   // each count stops at the cap: a thousand bookings waiting is "1000+", and no count walks the table
@@ -80,7 +86,9 @@ export async function bookingWork(database: Database, today: string): Promise<Bo
     `SELECT ${capped(`bookings WHERE status = 'pending_flight_booking'`)} AS "toBook",
             ${capped(`bookings WHERE status = 'flight_booking_failed'`)} AS "failedLegs",
             ${capped(`booking_balances WHERE status IN ('scheduled', 'retrying') AND due_date >= $1::date AND due_date <= $1::date + 7`)} AS "balancesDue7",
-            ${capped(`booking_balances WHERE status = 'overdue' OR (status IN ('scheduled', 'retrying') AND due_date < $1::date)`)} AS "balancesOverdue"`,
+            ${capped(`booking_balances WHERE status = 'overdue' OR (status IN ('scheduled', 'retrying') AND due_date < $1::date)`)} AS "balancesOverdue",
+            ${capped(supplierWork('requested'))} AS "suppliersPending",
+            ${capped(supplierWork('declined'))} AS "suppliersDeclined"`,
     [today],
   );
   return rows[0]!;
