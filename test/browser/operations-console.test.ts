@@ -216,6 +216,7 @@ describe('the operations console in a browser', () => {
       '4500.00 EUR',
       '1000.00 EUR',
       '0.00 EUR',
+      '0.00 EUR',
       '3500.00 EUR',
     ]);
     await shot(page, 'reports');

@@ -79,7 +79,7 @@ describe('a storefront on another site', () => {
     const status = tab.getByRole('status');
     await visible(status.filter({ hasText: /\S/ }));
     expect(await status.textContent()).toMatch(
-      /^Started 201, header true, contact 200, IT-[A-Z0-9]{6} for Ana Garcia$/,
+      /^Started 201, header true, contact 200, IT-[0-9A-Z]{10} for Ana Garcia$/,
     );
     await tab.close();
   });

@@ -256,7 +256,7 @@ function suppliersCard(p: PageContext, b: BookingView): Html {
     return html`<tr><td>${c.service_type}</td><td>${c.service_name}</td><td>${dates}</td><td>${c.supplier_name ?? ''} ${c.supplier_email ?? html`<span class="muted">no e-mail</span>`}</td>
 <td>${badge(c.status)}</td><td>${answer}</td><td>${c.answered_by ?? ''}</td><td>${form}</td></tr>`;
   });
-  return html`<div class="card table-wrap" id="suppliers"><h2>Supplier confirmations</h2><table><thead><tr><th>Type</th><th>Service</th><th>Dates</th><th>Supplier</th><th>Status</th><th>Reference or reason</th><th>Answered by</th><th></th></tr></thead><tbody>
+  return html`<div class="card table-wrap" id="suppliers"><h2>Supplier confirmations</h2><table><thead><tr><th>Type</th><th>Service</th><th>Dates</th><th>Supplier</th><th>Status</th><th>Reference or reason</th><th>Answered by</th><th><span class="sr-only">Answer</span></th></tr></thead><tbody>
 ${rows.length ? rows : html`<tr><td colspan="8" class="muted">No land service to confirm.</td></tr>`}</tbody></table></div>`;
 }
 
